@@ -1,0 +1,459 @@
+"""Graph input layer: every accepted graph form -> one canonical form.
+
+Every estimator of the library validates its ``X`` with :func:`check_graph`,
+which returns either
+
+* a dense ``(n, n)`` float64 array: a *complete* graph whose entry ``(i, j)``,
+  ``i != j``, is the weight of edge ``{i, j}`` (the diagonal is set to 0 and
+  carries no meaning), or
+* a ``scipy.sparse.csr_array`` of float64: symmetric, sorted indices, no
+  duplicates, no diagonal; every stored entry is an edge, and an explicitly
+  stored zero is an edge of weight 0.
+
+Weights are distances: small means close. The caller's data is never
+modified.
+"""
+
+from numbers import Integral
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.metrics import pairwise_distances
+from sklearn.utils import check_array
+
+__all__ = [
+    "check_graph",
+    "from_networkx",
+    "to_networkx",
+    "graph_edges",
+    "n_nodes",
+    "edges_to_csr",
+]
+
+#: Relative tolerance on ``|A - A.T|`` below which a matrix counts as symmetric.
+SYMMETRY_RTOL = 1e-8
+
+
+def _check_dtype(dtype, what):
+    """Reject dtypes that cannot hold weights (strings, objects, complex)."""
+    if dtype.kind == "c":
+        # scikit-learn's wording, which its estimator checks look for.
+        raise ValueError(f"Complex data not supported: {what} has dtype {dtype}.")
+    if dtype.kind in "OUSVMm":
+        raise TypeError(
+            f"{what} has dtype {dtype}; graph weights must be real numbers "
+            "(bool, integer or float)."
+        )
+
+
+def _check_n_nodes(n):
+    if n < 2:
+        raise ValueError(
+            f"A graph needs at least 2 nodes; got {n} node(s) "
+            f"(n_samples={n}, i.e. {n} sample)."
+        )
+
+
+def _check_weights(values, what):
+    if values.size == 0:
+        return
+    if not np.all(np.isfinite(values)):
+        n_bad = int(np.count_nonzero(~np.isfinite(values)))
+        raise ValueError(
+            f"{what} contains {n_bad} NaN or infinite weight(s); weights must "
+            "be finite."
+        )
+    if values.min() < 0:
+        raise ValueError(
+            f"Negative values in data: {what} contains negative weights "
+            f"(smallest {values.min():g}); weights are distances and must be >= 0."
+        )
+
+
+def _asymmetry_error(max_diff, i, j, scale, what):
+    return ValueError(
+        f"{what} is not symmetric: max |A[i, j] - A[j, i]| = {max_diff:.3g} at "
+        f"(i, j) = ({i}, {j}), relative to the largest weight {scale:.3g}. "
+        "Pass a symmetric matrix (for example (A + A.T) / 2)."
+    )
+
+
+def _canonical_dense(D, what):
+    """Validate a square dense distance matrix; return a symmetric copy."""
+    if D.ndim != 2:
+        raise ValueError(
+            f"{what} must be 2-D; got an array with {D.ndim} dimension(s). "
+            "Reshape your data: a precomputed graph is a square (n, n) matrix."
+        )
+    if D.shape[0] != D.shape[1]:
+        raise ValueError(
+            f"{what} with metric='precomputed' must be square; got shape "
+            f"{D.shape}."
+        )
+    _check_n_nodes(D.shape[0])
+    G = np.array(D, dtype=np.float64, copy=True)
+    np.fill_diagonal(G, 0.0)
+    _check_weights(G, what)
+    diff = np.abs(G - G.T)
+    max_diff = float(diff.max())
+    scale = float(G.max())
+    if max_diff > SYMMETRY_RTOL * max(scale, np.finfo(float).tiny):
+        i, j = np.unravel_index(int(diff.argmax()), diff.shape)
+        raise _asymmetry_error(max_diff, i, j, scale, what)
+    G += G.T
+    G *= 0.5
+    return G
+
+
+def _canonical_sparse(A, what):
+    """Validate a sparse graph; return the canonical symmetric CSR array."""
+    if A.ndim != 2 or A.shape[0] != A.shape[1]:
+        raise ValueError(
+            f"{what} with metric='precomputed' must be square; got shape "
+            f"{A.shape}."
+        )
+    n = A.shape[0]
+    _check_n_nodes(n)
+    _check_dtype(A.dtype, what)
+    coo = sp.coo_array(A)  # a new object: the caller's matrix is untouched
+    row = np.asarray(coo.row, dtype=np.int64)
+    col = np.asarray(coo.col, dtype=np.int64)
+    data = np.asarray(coo.data, dtype=np.float64)
+    _check_weights(data, what)
+    keep = row != col  # self-loops carry no information for clustering
+    row, col, data = row[keep], col[keep], data[keep]
+    # Sum duplicate entries (scipy's convention for COO input) by key.
+    key = row * n + col
+    order = np.argsort(key, kind="stable")
+    key, row, col, data = key[order], row[order], col[order], data[order]
+    if key.size and np.any(key[1:] == key[:-1]):
+        uniq, start = np.unique(key, return_index=True)
+        data = np.add.reduceat(data, start)
+        row, col, key = uniq // n, uniq % n, uniq
+    # Symmetry: the structure and the values.
+    tkey = col * n + row
+    pos = np.searchsorted(key, tkey)
+    pos_c = np.minimum(pos, max(key.size - 1, 0))
+    found = (pos < key.size) & (key[pos_c] == tkey) if key.size else pos > 0
+    if not np.all(found):
+        k = int(np.flatnonzero(~found)[0])
+        raise ValueError(
+            f"{what} is not symmetric: {int(np.count_nonzero(~found))} stored "
+            f"entr(y/ies) have no mirror entry, e.g. ({row[k]}, {col[k]}) is "
+            f"stored but ({col[k]}, {row[k]}) is not. Store both directions of "
+            "every edge (for a triangular matrix use A + A.T)."
+        )
+    if data.size:
+        diff = np.abs(data - data[pos_c])
+        max_diff = float(diff.max())
+        scale = float(data.max())
+        if max_diff > SYMMETRY_RTOL * max(scale, np.finfo(float).tiny):
+            k = int(diff.argmax())
+            raise _asymmetry_error(max_diff, row[k], col[k], scale, what)
+        data = 0.5 * (data + data[pos_c])
+    return _csr_from_sorted(row, col, data, n)
+
+
+def _csr_from_sorted(row, col, data, n):
+    """CSR array from entries sorted by (row, col); explicit zeros are kept."""
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(row, minlength=n), out=indptr[1:])
+    index_dtype = np.int32 if max(n, data.size) < np.iinfo(np.int32).max else np.int64
+    G = sp.csr_array(
+        (data.astype(np.float64, copy=False), col.astype(index_dtype),
+         indptr.astype(index_dtype)),
+        shape=(n, n),
+    )
+    G.has_sorted_indices = True
+    return G
+
+
+def edges_to_csr(u, v, w, n):
+    """Symmetric canonical CSR array from an undirected edge list.
+
+    Parameters
+    ----------
+    u, v : array-like of int, shape (m,)
+        Endpoints of the edges; each unordered pair at most once, ``u != v``.
+    w : array-like of float, shape (m,)
+        Edge weights (zeros are kept as zero-weight edges).
+    n : int
+        Number of nodes.
+
+    Returns
+    -------
+    graph : scipy.sparse.csr_array of shape (n, n)
+    """
+    u = np.asarray(u, dtype=np.int64)
+    v = np.asarray(v, dtype=np.int64)
+    w = np.asarray(w, dtype=np.float64)
+    row = np.concatenate([u, v])
+    col = np.concatenate([v, u])
+    data = np.concatenate([w, w])
+    order = np.lexsort((col, row))
+    return _csr_from_sorted(row[order], col[order], data[order], int(n))
+
+
+def check_graph(X, metric="precomputed", metric_params=None, *, what="X"):
+    """Validate any accepted graph input and return its canonical form.
+
+    Parameters
+    ----------
+    X : array-like, sparse matrix or networkx.Graph
+        * ``metric="precomputed"`` and a dense square array: a complete graph;
+          ``X[i, j]`` (``i != j``) is the weight of edge ``{i, j}``, the
+          diagonal is ignored.
+        * ``metric="precomputed"`` and a scipy sparse matrix or array (any
+          format): stored entries are edges, an explicitly stored zero is an
+          edge of weight 0, absent entries are non-edges.
+        * any other ``metric``: ``X`` is a feature matrix ``(n_samples,
+          n_features)`` and the graph is the complete graph of pairwise
+          distances under ``metric`` (see
+          :func:`sklearn.metrics.pairwise_distances`).
+        * a :class:`networkx.Graph` (any ``metric``): converted with
+          :func:`from_networkx` using the ``"weight"`` attribute.
+    metric : str or callable, default="precomputed"
+    metric_params : dict, default=None
+        Extra keyword arguments for the metric.
+    what : str, default="X"
+        Name of the input used in error messages.
+
+    Returns
+    -------
+    graph : ndarray of shape (n, n) or scipy.sparse.csr_array
+        Dense complete graph or canonical sparse graph (see module docs).
+
+    Raises
+    ------
+    TypeError
+        For string, object or complex data.
+    ValueError
+        For non-square, asymmetric (the message says by how much), negative,
+        NaN or infinite weights, 1-D input, or fewer than 2 nodes.
+    """
+    if _is_networkx_graph(X):
+        return from_networkx(X)
+    if metric == "precomputed":
+        if sp.issparse(X):
+            return _canonical_sparse(X, what)
+        if isinstance(X, (str, bytes)):
+            raise TypeError(f"{what} must be an array or a sparse matrix; got {type(X).__name__}.")
+        arr = _as_real_array(X, what)
+        if arr.ndim == 2:
+            _check_nonempty(arr.shape)
+            _check_weights(arr, what)
+        if arr.ndim != 2:
+            raise ValueError(
+                f"{what} must be 2-D; got an array with {arr.ndim} dimension(s). "
+                "Reshape your data: a precomputed graph is a square (n, n) matrix."
+            )
+        return _canonical_dense(arr, what)
+    if isinstance(X, (str, bytes)):
+        raise TypeError(f"{what} must be an array-like; got {type(X).__name__}.")
+    if sp.issparse(X):
+        X = _sparse_features(X)
+    else:
+        arr = _as_real_array(X, what)
+        if arr.ndim == 1:
+            raise ValueError(
+                f"Expected a 2-D feature matrix for metric={metric!r}, got a 1-D "
+                "array. Reshape your data with X.reshape(-1, 1) for a single "
+                "feature or X.reshape(1, -1) for a single sample."
+            )
+    Xc = check_array(X, accept_sparse=["csr", "csc", "coo"], dtype=np.float64,
+                     ensure_min_samples=1, input_name=what)
+    _check_n_nodes(Xc.shape[0])
+    D = pairwise_distances(Xc, metric=metric, **(metric_params or {}))
+    D = np.array(D, dtype=np.float64)
+    np.fill_diagonal(D, 0.0)
+    np.maximum(D, D.T, out=D)  # exact symmetry despite rounding in metric code
+    return D
+
+
+def _as_real_array(X, what):
+    """ndarray view of ``X``; numeric object arrays are converted, others refused."""
+    arr = np.asarray(X)
+    if arr.dtype.kind in "OUS":
+        try:
+            return arr.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(
+                f"{what} has non-numeric entries ({exc}); weights and features "
+                "must be real numbers."
+            ) from exc
+    _check_dtype(arr.dtype, what)
+    return arr
+
+
+def _check_nonempty(shape):
+    # scikit-learn's wording, which its estimator checks look for.
+    if shape[0] == 0:
+        raise ValueError(f"Found array with 0 sample(s) (shape={shape}) while a minimum of 1 is required.")
+    if shape[1] == 0:
+        raise ValueError(f"Found array with 0 feature(s) (shape={shape}) while a minimum of 1 is required.")
+
+
+def _sparse_features(X):
+    """CSR copy of a sparse feature matrix with 32-bit indices when they fit.
+
+    Some of scikit-learn's sparse distance kernels only take 32-bit indices.
+    """
+    X = sp.csr_matrix(X)
+    if X.indices.dtype != np.int32 and max(X.nnz, X.shape[1]) < np.iinfo(np.int32).max:
+        X = sp.csr_matrix((X.data, X.indices.astype(np.int32), X.indptr.astype(np.int32)),
+                          shape=X.shape)
+    return X
+
+
+def _is_networkx_graph(X):
+    try:
+        import networkx as nx
+    except ImportError:  # pragma: no cover - networkx is a core dependency
+        return False
+    return isinstance(X, nx.Graph)
+
+
+def n_nodes(graph):
+    """Number of nodes of a canonical graph."""
+    return graph.shape[0]
+
+
+def graph_edges(graph):
+    """Undirected edge list ``(u, v, w)`` with ``u < v`` of a canonical graph.
+
+    For a dense (complete) graph this lists all ``n (n - 1) / 2`` pairs.
+    Edges are ordered lexicographically by ``(u, v)``.
+    """
+    if sp.issparse(graph):
+        coo = graph.tocoo()
+        keep = coo.row < coo.col
+        u = np.asarray(coo.row[keep], dtype=np.int64)
+        v = np.asarray(coo.col[keep], dtype=np.int64)
+        w = np.asarray(coo.data[keep], dtype=np.float64)
+        order = np.lexsort((v, u))
+        return u[order], v[order], w[order]
+    u, v = np.triu_indices(graph.shape[0], k=1)
+    return u.astype(np.int64), v.astype(np.int64), graph[u, v].astype(np.float64)
+
+
+def from_networkx(G, weight="weight", nodelist=None, default=1.0):
+    """Canonical sparse graph from a networkx graph.
+
+    Parameters
+    ----------
+    G : networkx.Graph
+        Undirected graph. Directed graphs and multigraphs are refused.
+    weight : str or None, default="weight"
+        Edge attribute holding the weight (a distance). ``None`` gives every
+        edge the weight ``default``.
+    nodelist : list, default=None
+        Node order of the rows; ``list(G.nodes)`` by default.
+    default : float, default=1.0
+        Weight of edges without the attribute.
+
+    Returns
+    -------
+    graph : scipy.sparse.csr_array of shape (n, n)
+        Row ``i`` is node ``nodelist[i]``. Self-loops are dropped; a weight of
+        0 is kept as a zero-weight edge.
+    """
+    import networkx as nx
+
+    if not isinstance(G, nx.Graph):
+        raise TypeError(f"from_networkx expects a networkx.Graph; got {type(G).__name__}.")
+    if G.is_directed():
+        raise ValueError(
+            "The graph is directed; graph clustering here needs an undirected "
+            "graph (use G.to_undirected() after deciding how to merge weights)."
+        )
+    if G.is_multigraph():
+        raise ValueError(
+            "Multigraphs are not supported; collapse parallel edges first "
+            "(for example nx.Graph(G) keeps one of them)."
+        )
+    nodes = list(G.nodes) if nodelist is None else list(nodelist)
+    index = {node: k for k, node in enumerate(nodes)}
+    if len(index) != len(nodes):
+        raise ValueError("nodelist contains duplicate nodes.")
+    if len(nodes) != G.number_of_nodes():
+        raise ValueError("nodelist must contain every node of G exactly once.")
+    _check_n_nodes(len(nodes))
+    m = G.number_of_edges()
+    u = np.empty(m, dtype=np.int64)
+    v = np.empty(m, dtype=np.int64)
+    w = np.empty(m, dtype=np.float64)
+    k = 0
+    for a, b, d in G.edges(data=weight, default=default):
+        if a == b:
+            continue
+        try:
+            u[k], v[k] = index[a], index[b]
+        except KeyError as exc:
+            raise ValueError(f"node {exc.args[0]!r} of G is not in nodelist.") from None
+        if weight is None:
+            w[k] = default
+        else:
+            try:
+                w[k] = float(d)
+            except (TypeError, ValueError):
+                raise TypeError(
+                    f"edge ({a!r}, {b!r}) has a non-numeric {weight!r} attribute {d!r}."
+                ) from None
+        k += 1
+    u, v, w = u[:k], v[:k], w[:k]
+    _check_weights(w, "the graph")
+    return edges_to_csr(u, v, w, len(nodes))
+
+
+def to_networkx(graph, labels=None, label_attr="label"):
+    """networkx graph from a canonical graph (or anything :func:`check_graph` accepts).
+
+    Parameters
+    ----------
+    graph : ndarray or sparse matrix
+        Precomputed graph.
+    labels : array-like of shape (n,), default=None
+        Optional node labels, stored as node attribute ``label_attr``.
+    label_attr : str, default="label"
+
+    Returns
+    -------
+    G : networkx.Graph
+        Nodes ``0..n-1``; edge weights in the ``"weight"`` attribute.
+    """
+    import networkx as nx
+
+    graph = check_graph(graph, metric="precomputed", what="graph")
+    n = n_nodes(graph)
+    u, v, w = graph_edges(graph)
+    G = nx.Graph()
+    G.add_nodes_from(range(n))
+    G.add_weighted_edges_from(zip(u.tolist(), v.tolist(), w.tolist()))
+    if labels is not None:
+        labels = np.asarray(labels)
+        if labels.shape != (n,):
+            raise ValueError(f"labels must have shape ({n},); got {labels.shape}.")
+        nx.set_node_attributes(G, dict(enumerate(labels.tolist())), label_attr)
+    return G
+
+
+def check_random_state_or_entropy(random_state):
+    """A ``numpy.random.Generator`` from ``random_state``.
+
+    ``None`` draws fresh OS entropy (needed for a private release: a known
+    seed makes the output reproducible, hence not private against whoever
+    knows it). An int seeds the generator; a ``Generator`` is used as is; a
+    legacy ``RandomState`` is used to seed a new generator.
+    """
+    if random_state is None:
+        return np.random.default_rng()
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**31 - 1, size=4))
+    if isinstance(random_state, Integral):
+        return np.random.default_rng(int(random_state))
+    raise TypeError(
+        "random_state must be None, an int, a numpy Generator or a "
+        f"RandomState; got {type(random_state).__name__}."
+    )

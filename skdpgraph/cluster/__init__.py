@@ -1,0 +1,5 @@
+"""Graph clusterers."""
+
+from ._dbmstclu import DBMSTClu, dbmstclu, dbcvi_score
+
+__all__ = ["DBMSTClu", "dbmstclu", "dbcvi_score"]

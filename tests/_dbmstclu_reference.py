@@ -1,0 +1,74 @@
+"""Brute-force DBMSTClu, Algorithm 1 of Pinot et al. (UAI 2018) taken literally.
+
+Every candidate cut is evaluated by recomputing the DBCVI of the whole
+partition from scratch in exact rational arithmetic, so ties are exact.
+"""
+
+from fractions import Fraction
+
+
+def _components(n, edges):
+    parent = list(range(n))
+
+    def find(a):
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for a, b in edges:
+        parent[find(a)] = find(b)
+    return [find(a) for a in range(n)]
+
+
+def _validity(sep, disp):
+    if disp == 0:
+        return Fraction(1)
+    return (sep - disp) / max(sep, disp)
+
+
+def reference_dbcvi(n, edges, weights, cut):
+    """Exact DBCVI of the partition obtained by removing the edges in ``cut``."""
+    kept = [e for k, e in enumerate(edges) if k not in cut]
+    comp = _components(n, kept)
+    disp, sep, size = {}, {}, {}
+    for a in range(n):
+        size[comp[a]] = size.get(comp[a], 0) + 1
+        disp.setdefault(comp[a], Fraction(0))
+    for k, (a, b) in enumerate(edges):
+        w = Fraction(weights[k])
+        if k in cut:
+            for c in (comp[a], comp[b]):
+                sep[c] = min(sep.get(c, w), w)
+        else:
+            disp[comp[a]] = max(disp[comp[a]], w)
+    total = Fraction(0)
+    for c, s in size.items():
+        total += s * _validity(sep.get(c, Fraction(1)), disp[c])
+    return total / n, comp
+
+
+def reference_dbmstclu(n, edges, weights):
+    """Algorithm 1 on a connected tree: (labels, cut order, dbcvi path)."""
+    cut, order, path = set(), [], []
+    dbcvi = Fraction(-1)
+    while dbcvi < 1:
+        best_k, best_val = None, dbcvi
+        for k in range(len(edges)):
+            if k in cut:
+                continue
+            val, _ = reference_dbcvi(n, edges, weights, cut | {k})
+            if val >= best_val:
+                best_k, best_val = k, val
+        if best_k is None:
+            break
+        cut.add(best_k)
+        order.append(best_k)
+        path.append(best_val)
+        dbcvi = best_val
+    _, comp = reference_dbcvi(n, edges, weights, cut)
+    first = {}
+    for a in range(n):
+        first.setdefault(comp[a], len(first))
+    labels = [first[comp[a]] for a in range(n)]
+    return labels, order, path
