@@ -1,7 +1,7 @@
 """Brute-force DBMSTClu, Algorithm 1 of Pinot et al. (UAI 2018) taken literally.
 
 Every candidate cut is evaluated by recomputing the DBCVI of the whole
-partition from scratch in exact rational arithmetic, so ties are exact.
+partition from scratch in exact rational arithmetic.
 """
 
 from fractions import Fraction
@@ -48,24 +48,30 @@ def reference_dbcvi(n, edges, weights, cut):
     return total / n, comp
 
 
-def reference_dbmstclu(n, edges, weights):
-    """Algorithm 1 on a connected tree: (labels, cut order, dbcvi path)."""
+def reference_dbmstclu(n, edges, weights, tol=Fraction(1, 10**9)):
+    """Algorithm 1 on a connected tree: (labels, cut order, dbcvi path).
+
+    Values within ``tol`` of each other are ties (the library's documented
+    rule, so that rounding of float weights does not decide): among the cuts
+    within ``tol`` of the best, the last in edge order is made (line 10 keeps
+    the last candidate reaching the running best), if it is within ``tol``
+    of the current index or above.
+    """
     cut, order, path = set(), [], []
     dbcvi = Fraction(-1)
-    while dbcvi < 1:
-        best_k, best_val = None, dbcvi
-        for k in range(len(edges)):
-            if k in cut:
-                continue
-            val, _ = reference_dbcvi(n, edges, weights, cut | {k})
-            if val >= best_val:
-                best_k, best_val = k, val
-        if best_k is None:
+    while dbcvi < 1 - tol:
+        values = {k: reference_dbcvi(n, edges, weights, cut | {k})[0]
+                  for k in range(len(edges)) if k not in cut}
+        if not values:
             break
+        top = max(values.values())
+        if top < dbcvi - tol:
+            break
+        best_k = max(k for k, val in values.items() if val >= top - tol)
         cut.add(best_k)
         order.append(best_k)
-        path.append(best_val)
-        dbcvi = best_val
+        path.append(values[best_k])
+        dbcvi = values[best_k]
     _, comp = reference_dbcvi(n, edges, weights, cut)
     first = {}
     for a in range(n):

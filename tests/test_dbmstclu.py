@@ -258,3 +258,36 @@ def _expected_failures(estimator):
                          expected_failed_checks=_expected_failures)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_many_tied_heavy_edges_agree_with_brute_force(seed):
+    # Clipped noisy weights: many edges share the largest weight, so most cuts
+    # split off small pieces and the rest of the cluster is updated in place.
+    rng = np.random.default_rng(100 + seed)
+    n = 45
+    edges = _random_tree(rng, n, "random" if seed % 2 else "caterpillar")
+    w = np.clip(np.round(rng.normal(0.7, 0.3, size=n - 1), 1), 0.1, 1.0)
+    res = dbmstclu(make_spanning_tree(edges[:, 0], edges[:, 1], w, n))
+    labels, order, _ = reference_dbmstclu(n, [tuple(e) for e in edges.tolist()], w.tolist())
+    assert res.labels.tolist() == labels
+    assert [tuple(e) for e in res.cut_edges.tolist()] == [tuple(edges[k]) for k in order]
+
+
+def test_incremental_updates_match_full_re_evaluation(monkeypatch):
+    import skdpgraph.cluster._dbmstclu as mod
+
+    rng = np.random.default_rng(9)
+    for trial in range(4):
+        n = 3000
+        edges = _random_tree(rng, n, "random" if trial % 2 else "caterpillar")
+        w = np.clip(rng.random(n - 1) + rng.laplace(scale=0.3, size=n - 1), 0.05, 1.0)
+        T = make_spanning_tree(edges[:, 0], edges[:, 1], w, n)
+        fast = dbmstclu(T)
+        monkeypatch.setattr(mod, "_REFRESH_EVERY", 1)  # every update from scratch
+        slow = dbmstclu(T)
+        monkeypatch.undo()
+        assert fast.n_clusters > 20
+        assert np.array_equal(fast.labels, slow.labels)
+        assert np.array_equal(fast.cut_edges, slow.cut_edges)
+        np.testing.assert_allclose(fast.dbcvi_path, slow.dbcvi_path, rtol=0, atol=1e-9)

@@ -73,9 +73,9 @@ def validity_index(separation, dispersion):
 
 
 def _check_tree(tree):
-    """Canonical sparse forest from any tree input."""
-    if isinstance(tree, SpanningTree):
-        return tree.tree
+    """Edge list ``(n, u, v, w)`` of a forest given in any accepted form."""
+    if isinstance(tree, SpanningTree):  # canonical by construction
+        return tree.tree.shape[0], tree.edges[:, 0], tree.edges[:, 1], tree.weights
     graph = check_graph(tree, metric="precomputed", what="tree")
     if not sp.issparse(graph):
         if graph.shape[0] != 2:
@@ -84,16 +84,18 @@ def _check_tree(tree):
                 "complete graph, which is a tree only for 2 nodes. Pass a sparse "
                 "tree (for example skdpgraph.minimum_spanning_tree(X).tree)."
             )
-        return tree_from_graph(graph).tree
+        graph = tree_from_graph(graph).tree
+    n = graph.shape[0]
     m = graph.nnz // 2
     n_comp, _ = connected_components(graph, directed=False)
-    if m != graph.shape[0] - n_comp:
+    if m != n - n_comp:
         raise ValueError(
             f"tree must be a forest (acyclic): it has {m} edges on "
-            f"{graph.shape[0]} nodes in {n_comp} component(s), so it contains "
-            f"{m - graph.shape[0] + n_comp} cycle(s)."
+            f"{n} nodes in {n_comp} component(s), so it contains "
+            f"{m - n + n_comp} cycle(s)."
         )
-    return graph
+    u, v, w = graph_edges(graph)
+    return n, u, v, w
 
 
 def dbmstclu(tree):
@@ -141,9 +143,7 @@ def dbmstclu(tree):
     evaluation; subtree aggregates are maintained under cuts with the same
     scans. Total time O(sum over steps of the size of the cluster cut).
     """
-    T = _check_tree(tree)
-    n = T.shape[0]
-    u, v, w = graph_edges(T)
+    n, u, v, w = _check_tree(tree)
     forest = root_forest(np.column_stack([u, v]), w, n)
     state = _State(forest, n)
     cuts, path = [], []
@@ -165,30 +165,235 @@ def dbmstclu(tree):
     cut_edges = np.column_stack([np.minimum(parents, cut_nodes),
                                  np.maximum(parents, cut_nodes)]).reshape(k, 2)
     cut_weights = forest.parent_weight[cut_nodes]
-    dbcvi = dbcvi_score(T, labels)
+    dbcvi = _dbcvi(n, u, v, w, labels, int(labels.max()) + 1)
     return DBMSTCluResult(labels, int(labels.max()) + 1, dbcvi, cut_edges,
                           cut_weights, np.asarray(path, dtype=np.float64) / n)
 
 
+def _segment_reduce(ufunc, a, bounds, identity):
+    """``ufunc``-reduction of ``a[bounds[t]:bounds[t + 1]]`` for every ``t``.
+
+    ``bounds`` is non-decreasing with values in ``[0, len(a)]``; empty
+    segments give ``identity``. One ``reduceat`` pass: O(len(a)).
+    """
+    n = a.size
+    starts, ends = bounds[:-1], bounds[1:]
+    out = np.full(starts.size, identity, dtype=np.float64)
+    live = int(np.count_nonzero(starts < n))
+    if live:
+        idx = bounds[:live + 1] if bounds[live] < n else bounds[:live]
+        out[:live] = ufunc.reduceat(a, idx)[:live]
+    out[starts == ends] = identity
+    return out
+
+
+def _inside_nested(ufunc, a, lo, hi, mid, identity):
+    """Reductions over ``a[lo[t]:hi[t]]`` for nested ranges around ``mid``.
+
+    ``lo`` ascending and ``hi`` descending with ``lo[t] <= mid <= hi[t]``:
+    the ranges of a chain of ancestors. O(len(a) + len(lo)).
+    """
+    left = _segment_reduce(ufunc, a, np.append(lo, mid), identity)
+    left = ufunc.accumulate(left[::-1])[::-1]
+    right = _segment_reduce(ufunc, a, np.concatenate([[mid], hi[::-1]]), identity)
+    right = ufunc.accumulate(right)[::-1]
+    return ufunc(left, right)
+
+
+def _outside_nested(ufunc, a, lo, hi, identity):
+    """Reductions over ``a[:lo[t]]`` and ``a[hi[t]:]`` for nested ranges.
+
+    ``lo`` ascending, ``hi`` descending (a chain of ancestors). O(len(a) + len(lo)).
+    """
+    left = ufunc.accumulate(_segment_reduce(ufunc, a, np.append(0, lo), identity))
+    right = _segment_reduce(ufunc, a, np.append(hi[::-1], a.size), identity)
+    right = ufunc.accumulate(right[::-1])
+    return ufunc(left, right)
+
+
+def _covering(e, alive, first, last):  # noqa: D401
+    """Live candidate positions whose subtree range covers ``[first, last]``."""
+    k = np.arange(1, first + 1)
+    return k[(e[1:first + 1] > last) & alive[1:first + 1]]
+
+
+#: Incremental updates between two full evaluations of a cluster, which bounds
+#: the drift of the incrementally updated values.
+_REFRESH_EVERY = 256
+
+
+class _Cluster:
+    """One cluster and its candidate cuts, over a span of the DFS preorder.
+
+    The cluster's nodes lie in ``arr`` in DFS preorder, root first; nodes cut
+    away later stay in place as dead positions (neutral values), so the
+    subtree of the node at position ``k`` is the range ``[k, e[k])``. Per
+    position: ``p`` the parent-edge weight (``-inf`` at the root and dead
+    positions), ``q`` the smallest incident cut weight (``inf`` if none or
+    dead), ``s`` the number of live nodes in the subtree, ``sv`` = ``s`` times
+    the validity index of the subtree (the inside part of a cut), ``vout`` the
+    validity index of the rest of the cluster, and ``r`` the value
+    ``sv + (n - s) * vout`` of the cut (``-inf`` where no cut is possible).
+    """
+
+    __slots__ = ("arr", "p", "q", "s", "e", "sv", "rank", "alive", "term", "n",
+                 "disp", "sep", "vout", "r", "chain", "best", "since_full")
+
+    def __init__(self, arr, p, q, s, e, sv, rank, alive, n, term):
+        self.arr, self.p, self.q, self.s, self.e = arr, p, q, s, e
+        self.sv, self.rank, self.alive = sv, rank, alive
+        self.n, self.term = n, term
+        self.best = (-np.inf, -1, -1)
+
+    def _specials(self):
+        """Positions whose rest-of-cluster dispersion or separation is not the
+        cluster's own, with the exact validity index of their rest."""
+        p, q, e, alive = self.p, self.q, self.e, self.alive
+        hits = np.flatnonzero(p == self.disp)
+        chain_d = _covering(e, alive, hits[0], hits[-1])
+        chain_s = hits[:0]
+        if np.isfinite(self.sep):
+            hits = np.flatnonzero(q == self.sep)
+            if hits[0] > 0:
+                chain_s = _covering(e, alive, hits[0], hits[-1])
+        chain = np.union1d(chain_d, chain_s)
+        if not chain.size:
+            return chain, np.empty(0)
+        disp = np.full(chain.size, self.disp)
+        sep = np.full(chain.size, self.sep)
+        if chain_d.size:
+            disp[np.searchsorted(chain, chain_d)] = _outside_nested(
+                np.maximum, p, chain_d, e[chain_d], -np.inf)
+        if chain_s.size:
+            sep[np.searchsorted(chain, chain_s)] = _outside_nested(
+                np.minimum, q, chain_s, e[chain_s], np.inf)
+        return chain, validity_index(np.minimum(p[chain], sep), np.maximum(disp, 0.0))
+
+    def _generic(self, idx):
+        """Validity of the rest of the cluster when it holds the cluster's
+        largest edge and smallest incident cut (finite everywhere: dead and
+        root positions read as weight 0)."""
+        return validity_index(np.minimum(np.maximum(self.p[idx], 0.0), self.sep),
+                              max(self.disp, 0.0))
+
+    def _values(self, idx):
+        return self.sv[idx] + (self.n - self.s[idx]) * self.vout[idx]
+
+    def evaluate(self):
+        """All candidate values from scratch: O(span) numpy work.
+
+        For most candidates the rest of the cluster has the cluster's largest
+        edge weight D and smallest incident cut M; the exceptions (subtrees
+        holding every edge of weight D, or every node with incident cut M)
+        form chains of ancestors, handled exactly by :meth:`_specials`.
+        """
+        self.since_full = 0
+        if self.n < 2:
+            self.best = (-np.inf, -1, -1)
+            self.chain = np.empty(0, dtype=np.int64)
+            return
+        p = self.p
+        self.disp = p.max()
+        self.sep = self.q.min()
+        self.vout = self._generic(slice(None))
+        self.chain, exact = self._specials()
+        self.vout[self.chain] = exact
+        self.r = self._values(slice(None))
+        self.r[~self.alive] = -np.inf
+        self.r[0] = -np.inf
+
+    def select(self, tol):
+        """Cache the best cut (gain, tie rank, position); ties by largest rank."""
+        if self.n < 2:
+            self.best = (-np.inf, -1, -1)
+            return
+        r = self.r
+        top = r.max()
+        near = np.flatnonzero(r >= top - tol)
+        k = int(near[np.argmax(self.rank[near])])
+        self.best = (float(r[k]) - self.term, int(self.rank[k]), k)
+
+    def cut(self, i):
+        """Cut the parent edge of the node at position ``i``.
+
+        Returns the new cluster (the subtree, copied out and evaluated from
+        scratch) and the exact terms of both sides; ``self`` becomes the rest
+        of the cluster, updated in place: only the ancestors of the cut change
+        their inside part, and while the cluster's largest edge and smallest
+        incident cut stay the same every other value just loses
+        ``|A| * vout``.
+        """
+        s_a = int(self.s[i])
+        end = int(self.e[i])
+        wv = self.p[i]
+        ta = float(self.sv[i])
+        tb = float((self.n - s_a) * self.vout[i])
+        sl = slice(i, end)
+        if s_a == 1 and end == i + 1:
+            a = _Singleton(self.arr[sl].copy(), ta)
+        else:
+            a = _Cluster(self.arr[sl].copy(), self.p[sl].copy(), self.q[sl].copy(),
+                         self.s[sl].copy(), self.e[sl] - i, self.sv[sl].copy(),
+                         self.rank[sl].copy(), self.alive[sl].copy(), s_a, ta)
+            a.p[0] = -np.inf
+            a.q[0] = min(a.q[0], wv)
+            a.evaluate()
+        # The rest: kill the subtree's positions.
+        self.p[sl] = -np.inf
+        self.q[sl] = np.inf
+        self.alive[sl] = False
+        self.r[sl] = -np.inf
+        self.n -= s_a
+        self.term = tb
+        anc = np.flatnonzero(self.e[:i] > i)  # live ancestors (dead ranges end before i)
+        self.q[anc[-1]] = min(self.q[anc[-1]], wv)  # the parent gets the new cut edge
+        self.s[anc] -= s_a
+        ends = self.e[anc]
+        d_in = _inside_nested(np.maximum, self.p, anc + 1, ends, i, -np.inf)
+        m_in = _inside_nested(np.minimum, self.q, anc, ends, i, np.inf)
+        self.sv[anc] = self.s[anc] * validity_index(np.minimum(self.p[anc], m_in),
+                                                    np.maximum(d_in, 0.0))
+        self.sv[0] = 0.0
+        self.since_full += 1
+        if (self.n < 2 or self.p.max() != self.disp or self.q.min() != self.sep
+                or self.since_full >= _REFRESH_EVERY):
+            self.evaluate()
+            return a, ta, tb
+        self.r -= s_a * self.vout
+        self.r[anc[1:]] = self._values(anc[1:])
+        old = self.chain
+        self.chain, exact = self._specials()
+        gone = np.setdiff1d(old, self.chain)
+        if gone.size:
+            self.vout[gone] = self._generic(gone)
+        self.vout[self.chain] = exact
+        touched = np.union1d(gone, self.chain)
+        touched = touched[self.alive[touched]]
+        self.r[touched] = self._values(touched)
+        return a, ta, tb
+
+
+class _Singleton:
+    """A one-node cluster: no candidate cut."""
+
+    __slots__ = ("arr", "alive", "term", "best")
+
+    def __init__(self, arr, term):
+        self.arr, self.term = arr, term
+        self.alive = np.ones(1, dtype=bool)
+        self.best = (-np.inf, -1, -1)
+
+    def select(self, tol):
+        pass
+
+
 class _State:
-    """Clusters and cached subtree aggregates during the greedy cutting."""
+    """The greedy cutting of every component of a rooted forest."""
 
     def __init__(self, forest, n):
         self.f = forest
         self.n = n
-        pw = forest.parent_weight
-        self.pw = pw
-        self.rank = forest.parent_rank
-        self.sz = forest.size.copy()
-        # dsub[v]: largest edge weight strictly inside v's subtree (-inf: none).
-        pw_pre = pw[forest.order]
-        tin = forest.tin
-        self.dsub = range_max(pw_pre, tin + 1, tin + self.sz)
-        # msub[v]: smallest weight of a cut edge incident to v's subtree.
-        self.msub = np.full(n, np.inf)
-        self.ic = np.full(n, np.inf)  # smallest cut edge incident to each node
         self.clusters = []  # node arrays of the finished clusters
-        self.tol = 0.0
 
     def labels(self):
         """Labels 0..K-1, clusters numbered by their smallest node."""
@@ -200,111 +405,56 @@ class _State:
         labels[np.concatenate(self.clusters)] = np.repeat(lab_of_cluster, sizes)
         return labels
 
-    def _evaluate(self, arr, term):
-        """Best cut of one cluster: (gain, rank, position, term_a, term_b)."""
-        n = arr.size
-        if n < 2:
-            return -np.inf, -1, -1, 0.0, 0.0
-        p = self.pw[arr]
-        p[0] = -np.inf  # the root's parent edge is not inside the cluster
-        q = self.ic[arr]
-        nodes = arr[1:]
-        i = np.arange(1, n)
-        s = self.sz[nodes]
-        j = i + s
-        wv = p[1:]
-        pre_max = np.maximum.accumulate(p)
-        suf_max = np.append(np.maximum.accumulate(p[::-1])[::-1], -np.inf)
-        pre_min = np.minimum.accumulate(q)
-        suf_min = np.append(np.minimum.accumulate(q[::-1])[::-1], np.inf)
-        disp_a = np.maximum(self.dsub[nodes], 0.0)
-        sep_a = np.minimum(wv, self.msub[nodes])
-        disp_b = np.maximum(np.maximum(pre_max[i - 1], suf_max[j]), 0.0)
-        sep_b = np.minimum(wv, np.minimum(pre_min[i - 1], suf_min[j]))
-        ta = s * validity_index(sep_a, disp_a)
-        tb = (n - s) * validity_index(sep_b, disp_b)
-        gain = ta + tb - term
-        best = gain.max()
-        near = np.flatnonzero(gain >= best - self.tol)
-        k = near[np.argmax(self.rank[nodes[near]])]
-        return best, int(self.rank[nodes[k]]), int(k + 1), float(ta[k]), float(tb[k])
+    def _initial_cluster(self, arr):
+        f = self.f
+        n_c = arr.size
+        p = f.parent_weight[arr].copy()
+        p[0] = -np.inf
+        s = f.size[arr].copy()
+        pos = np.arange(n_c)
+        d_in = range_max(p, pos + 1, pos + s)
+        sv = s * validity_index(p, np.maximum(d_in, 0.0))  # no cut yet: SEP = own edge
+        sv[0] = 0.0
+        # The index starts at -1 (Algorithm 1, line 2): term -|C|.
+        c = _Cluster(arr, p, np.full(n_c, np.inf), s, pos + s, sv,
+                     f.parent_rank[arr].copy(), np.ones(n_c, dtype=bool), n_c, -float(n_c))
+        c.evaluate()
+        return c
 
     def run_component(self, arr, s_total, cuts, path):
         n_c = arr.size
-        self.tol = TIE_RTOL * n_c
-        clusters = [arr]
-        terms = [-float(n_c)]  # DBCVI starts at -1 (Algorithm 1, line 2)
-        evals = [self._evaluate(arr, terms[0])]
-        gains = [evals[0][0]]
-        ranks = [evals[0][1]]
+        tol = TIE_RTOL * n_c
+        live = [self._initial_cluster(arr)]
+        live[0].select(tol)
+        # Best gain and tie rank of every cluster, for a vectorised choice.
+        gains = np.full(n_c, -np.inf)
+        ranks = np.full(n_c, -1, dtype=np.int64)
+        gains[0], ranks[0] = live[0].best[:2]
         s_comp = -float(n_c)
         first = True
-        while s_comp < n_c - self.tol:
-            g = np.asarray(gains)
-            best = g.max()
-            if not np.isfinite(best) or (not first and best < -self.tol):
+        while s_comp < n_c - tol:
+            k = len(live)
+            best = gains[:k].max()
+            if not np.isfinite(best) or (not first and best < -tol):
                 break
-            cand = np.flatnonzero(g >= best - self.tol)
-            c = int(cand[np.argmax(np.asarray(ranks)[cand])])
-            gain, _, pos, ta, tb = evals[c]
-            a_arr, b_arr = self._cut(clusters[c], pos)
+            cand = np.flatnonzero(gains[:k] >= best - tol)
+            c = int(cand[np.argmax(ranks[cand])])
+            cluster = live[c]
+            pos = cluster.best[2]
+            old_term = cluster.term
+            cuts.append(int(cluster.arr[pos]))
+            a, ta, tb = cluster.cut(pos)
             first = False
+            gain = ta + tb - old_term
             s_comp += gain
             s_total += gain
-            cuts.append(int(clusters[c][pos]))
             path.append(s_total)
-            clusters[c] = b_arr
-            terms[c] = tb
-            clusters.append(a_arr)
-            terms.append(ta)
-            for idx in (c, len(clusters) - 1):
-                ev = self._evaluate(clusters[idx], terms[idx])
-                if idx < len(evals):
-                    evals[idx], gains[idx], ranks[idx] = ev, ev[0], ev[1]
-                else:
-                    evals.append(ev)
-                    gains.append(ev[0])
-                    ranks.append(ev[1])
-        self.clusters.extend(clusters)
+            live.append(a)
+            for idx, cl in ((c, cluster), (k, a)):
+                cl.select(tol)
+                gains[idx], ranks[idx] = cl.best[:2]
+        self.clusters.extend(c.arr[c.alive] for c in live)
         return s_total
-
-    def _cut(self, arr, i):
-        """Cut the parent edge of ``arr[i]``; update aggregates; return (A, B)."""
-        v = arr[i]
-        s_a = int(self.sz[v])
-        j = i + s_a
-        wv = self.pw[v]
-        par = self.f.parent[v]
-        self.ic[v] = min(self.ic[v], wv)
-        self.ic[par] = min(self.ic[par], wv)
-        a_arr = arr[i:j]
-        b_arr = np.concatenate([arr[:i], arr[j:]])
-        # Ancestors of v in B: their preorder range covers position i.
-        k = np.arange(i)
-        anc = k[k + self.sz[arr[:i]] > i]
-        self.sz[arr[anc]] -= s_a
-        pb = self.pw[b_arr]
-        pb[0] = -np.inf
-        qb = self.ic[b_arr]
-        end = anc + self.sz[b_arr[anc]]  # exclusive end in B's preorder
-        # Part before the junction i: suffix scans of pb/qb over [0, i).
-        back_max = np.append(np.maximum.accumulate(pb[:i][::-1])[::-1], -np.inf)
-        back_min = np.minimum.accumulate(qb[:i][::-1])[::-1]
-        # Part from the junction on: prefix scans over [i, len(B)).
-        fwd_max = np.maximum.accumulate(pb[i:])
-        fwd_min = np.minimum.accumulate(qb[i:])
-        has_tail = end > i
-        tail = np.where(has_tail, end - 1 - i, 0)
-        if fwd_max.size:
-            tail_max = np.where(has_tail, fwd_max[tail], -np.inf)
-            tail_min = np.where(has_tail, fwd_min[tail], np.inf)
-        else:
-            tail_max = np.full(anc.size, -np.inf)
-            tail_min = np.full(anc.size, np.inf)
-        nodes = b_arr[anc]
-        self.dsub[nodes] = np.maximum(back_max[anc + 1], tail_max)
-        self.msub[nodes] = np.minimum(back_min[anc], tail_min)
-        return a_arr, b_arr
 
 
 def dbcvi_score(tree, labels):
@@ -328,14 +478,12 @@ def dbcvi_score(tree, labels):
     -------
     score : float in [-1, 1]
     """
-    T = _check_tree(tree)
-    n = T.shape[0]
+    n, u, v, w = _check_tree(tree)
     labels = np.asarray(labels)
     if labels.shape != (n,):
         raise ValueError(f"labels must have shape ({n},); got {labels.shape}.")
     _, lab = np.unique(labels, return_inverse=True)
     k = int(lab.max()) + 1
-    u, v, w = graph_edges(T)
     inside = lab[u] == lab[v]
     if np.count_nonzero(inside) != n - k:
         raise ValueError(
@@ -343,6 +491,12 @@ def dbcvi_score(tree, labels):
             f"{k} clusters on {n} nodes need {n - k} internal tree edges, "
             f"found {int(np.count_nonzero(inside))}."
         )
+    return _dbcvi(n, u, v, w, lab, k)
+
+
+def _dbcvi(n, u, v, w, lab, k):
+    """DBCVI of labels ``0..k-1`` that partition a forest into subtrees."""
+    inside = lab[u] == lab[v]
     disp = np.zeros(k)
     np.maximum.at(disp, lab[u[inside]], w[inside])
     sep = np.full(k, np.inf)
@@ -449,7 +603,7 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
         graph = check_graph(X, self.metric, self.metric_params)
         self.n_features_in_ = _n_features(X, graph)
         tree = tree_from_graph(graph)
-        res = dbmstclu(tree.tree)
+        res = dbmstclu(tree)
         self.tree_ = tree.tree
         self.labels_ = res.labels
         self.n_clusters_ = res.n_clusters
