@@ -236,27 +236,36 @@ class _Cluster:
     ``sv + (n - s) * vout`` of the cut (``-inf`` where no cut is possible).
     """
 
-    __slots__ = ("arr", "p", "q", "s", "e", "sv", "rank", "alive", "term", "n",
-                 "disp", "sep", "vout", "r", "chain", "best", "since_full")
+    __slots__ = ("arr", "p", "q", "s", "e", "d_in", "m_in", "sv", "rank", "alive",
+                 "term", "n", "disp", "sep", "vout", "r", "chain", "best", "since_full")
 
-    def __init__(self, arr, p, q, s, e, sv, rank, alive, n, term):
+    def __init__(self, arr, p, q, s, e, d_in, m_in, rank, alive, n, term):
         self.arr, self.p, self.q, self.s, self.e = arr, p, q, s, e
-        self.sv, self.rank, self.alive = sv, rank, alive
+        self.d_in, self.m_in, self.rank, self.alive = d_in, m_in, rank, alive
+        self.sv = self._inside(slice(None))
         self.n, self.term = n, term
         self.best = (-np.inf, -1, -1)
 
-    def _specials(self):
+    def _specials(self, hits=None):
         """Positions whose rest-of-cluster dispersion or separation is not the
-        cluster's own, with the exact validity index of their rest."""
+        cluster's own, with the exact validity index of their rest.
+
+        ``hits``: the positions of the edges of weight ``disp``, if known."""
         p, q, e, alive = self.p, self.q, self.e, self.alive
-        hits = np.flatnonzero(p == self.disp)
+        if hits is None:
+            hits = np.flatnonzero(p == self.disp)
         chain_d = _covering(e, alive, hits[0], hits[-1])
         chain_s = hits[:0]
         if np.isfinite(self.sep):
             hits = np.flatnonzero(q == self.sep)
             if hits[0] > 0:
                 chain_s = _covering(e, alive, hits[0], hits[-1])
-        chain = np.union1d(chain_d, chain_s)
+        if not chain_s.size:
+            chain = chain_d
+        elif not chain_d.size:
+            chain = chain_s
+        else:
+            chain = np.union1d(chain_d, chain_s)
         if not chain.size:
             return chain, np.empty(0)
         disp = np.full(chain.size, self.disp)
@@ -268,6 +277,12 @@ class _Cluster:
             sep[np.searchsorted(chain, chain_s)] = _outside_nested(
                 np.minimum, q, chain_s, e[chain_s], np.inf)
         return chain, validity_index(np.minimum(p[chain], sep), np.maximum(disp, 0.0))
+
+    def _inside(self, idx):
+        """``s`` times the validity index of the subtrees at ``idx``."""
+        return self.s[idx] * validity_index(
+            np.minimum(np.maximum(self.p[idx], 0.0), self.m_in[idx]),
+            np.maximum(self.d_in[idx], 0.0))
 
     def _generic(self, idx):
         """Validity of the rest of the cluster when it holds the cluster's
@@ -329,14 +344,18 @@ class _Cluster:
         ta = float(self.sv[i])
         tb = float((self.n - s_a) * self.vout[i])
         sl = slice(i, end)
+        max_a = max(self.d_in[i], wv)  # heaviest edge leaving with the subtree
+        min_a = self.m_in[i]  # smallest cut incident to the subtree so far
         if s_a == 1 and end == i + 1:
             a = _Singleton(self.arr[sl].copy(), ta)
         else:
             a = _Cluster(self.arr[sl].copy(), self.p[sl].copy(), self.q[sl].copy(),
-                         self.s[sl].copy(), self.e[sl] - i, self.sv[sl].copy(),
-                         self.rank[sl].copy(), self.alive[sl].copy(), s_a, ta)
+                         self.s[sl].copy(), self.e[sl] - i, self.d_in[sl].copy(),
+                         self.m_in[sl].copy(), self.rank[sl].copy(), self.alive[sl].copy(),
+                         s_a, ta)
             a.p[0] = -np.inf
             a.q[0] = min(a.q[0], wv)
+            a.m_in[0] = min(a.m_in[0], wv)
             a.evaluate()
         # The rest: kill the subtree's positions.
         self.p[sl] = -np.inf
@@ -346,14 +365,20 @@ class _Cluster:
         self.n -= s_a
         self.term = tb
         anc = np.flatnonzero(self.e[:i] > i)  # live ancestors (dead ranges end before i)
-        self.q[anc[-1]] = min(self.q[anc[-1]], wv)  # the parent gets the new cut edge
         self.s[anc] -= s_a
-        ends = self.e[anc]
-        d_in = _inside_nested(np.maximum, self.p, anc + 1, ends, i, -np.inf)
-        m_in = _inside_nested(np.minimum, self.q, anc, ends, i, np.inf)
-        self.sv[anc] = self.s[anc] * validity_index(np.minimum(self.p[anc], m_in),
-                                                    np.maximum(d_in, 0.0))
-        self.sv[0] = 0.0
+        # An ancestor's largest inside edge changes only if it was the heaviest
+        # edge of the subtree and no edge of that weight is left in its range;
+        # such ancestors are the deepest ones, recomputed over their window.
+        hits_max = np.flatnonzero(self.p == max_a)
+        self._refresh_chain_suffix(self.d_in, self.p, np.maximum, -np.inf, anc, i,
+                                   self.d_in[anc] == max_a, hits_max, 1)
+        if np.isfinite(min_a):
+            hits_min = np.flatnonzero(self.q == min_a)
+            self._refresh_chain_suffix(self.m_in, self.q, np.minimum, np.inf, anc, i,
+                                       self.m_in[anc] == min_a, hits_min, 0)
+        self.m_in[anc] = np.minimum(self.m_in[anc], wv)  # all contain the parent
+        self.q[anc[-1]] = min(self.q[anc[-1]], wv)  # the parent gets the new cut edge
+        self.sv[anc] = self._inside(anc)
         self.since_full += 1
         if (self.n < 2 or self.p.max() != self.disp or self.q.min() != self.sep
                 or self.since_full >= _REFRESH_EVERY):
@@ -362,15 +387,34 @@ class _Cluster:
         self.r -= s_a * self.vout
         self.r[anc[1:]] = self._values(anc[1:])
         old = self.chain
-        self.chain, exact = self._specials()
-        gone = np.setdiff1d(old, self.chain)
-        if gone.size:
-            self.vout[gone] = self._generic(gone)
-        self.vout[self.chain] = exact
-        touched = np.union1d(gone, self.chain)
-        touched = touched[self.alive[touched]]
-        self.r[touched] = self._values(touched)
+        self.chain, exact = self._specials(hits_max if max_a == self.disp else None)
+        if old.size or self.chain.size:
+            gone = np.setdiff1d(old, self.chain)
+            if gone.size:
+                self.vout[gone] = self._generic(gone)
+            self.vout[self.chain] = exact
+            touched = np.union1d(gone, self.chain)
+            touched = touched[self.alive[touched]]
+            self.r[touched] = self._values(touched)
         return a, ta, tb
+
+    def _refresh_chain_suffix(self, agg, values, ufunc, identity, anc, mid, maybe,
+                              hits, offset):
+        """Recompute ``agg`` (a subtree maximum or minimum of ``values``) for
+        the ancestors ``anc[maybe]`` whose range ``[k + offset, e[k])`` keeps
+        no position in ``hits`` (the positions still holding the old value)."""
+        if not maybe.any():
+            return
+        cand = anc[maybe]
+        ends = self.e[cand]
+        kept = np.searchsorted(hits, ends) > np.searchsorted(hits, cand + offset)
+        todo = cand[~kept]
+        if not todo.size:
+            return
+        lo = int(todo[0])
+        window = values[lo:int(ends[~kept][0])]
+        agg[todo] = _inside_nested(ufunc, window, todo - lo + offset, self.e[todo] - lo,
+                                   mid - lo, identity)
 
 
 class _Singleton:
@@ -413,10 +457,8 @@ class _State:
         s = f.size[arr].copy()
         pos = np.arange(n_c)
         d_in = range_max(p, pos + 1, pos + s)
-        sv = s * validity_index(p, np.maximum(d_in, 0.0))  # no cut yet: SEP = own edge
-        sv[0] = 0.0
         # The index starts at -1 (Algorithm 1, line 2): term -|C|.
-        c = _Cluster(arr, p, np.full(n_c, np.inf), s, pos + s, sv,
+        c = _Cluster(arr, p, np.full(n_c, np.inf), s, pos + s, d_in, np.full(n_c, np.inf),
                      f.parent_rank[arr].copy(), np.ones(n_c, dtype=bool), n_c, -float(n_c))
         c.evaluate()
         return c
