@@ -211,7 +211,7 @@ def _outside_nested(ufunc, a, lo, hi, identity):
     return ufunc(left, right)
 
 
-def _covering(e, alive, first, last):  # noqa: D401
+def _covering(e, alive, first, last):
     """Live candidate positions whose subtree range covers ``[first, last]``."""
     k = np.arange(1, first + 1)
     return k[(e[1:first + 1] > last) & alive[1:first + 1]]
@@ -230,8 +230,10 @@ class _Cluster:
     subtree of the node at position ``k`` is the range ``[k, e[k])``. Per
     position: ``p`` the parent-edge weight (``-inf`` at the root and dead
     positions), ``q`` the smallest incident cut weight (``inf`` if none or
-    dead), ``s`` the number of live nodes in the subtree, ``sv`` = ``s`` times
-    the validity index of the subtree (the inside part of a cut), ``vout`` the
+    dead), ``s`` the number of live nodes in the subtree, ``d_in`` the
+    largest edge weight inside it and ``m_in`` the smallest cut incident to
+    its nodes, ``sv`` = ``s`` times the validity index of the subtree (the
+    inside part of a cut, from ``d_in`` and ``m_in``), ``vout`` the
     validity index of the rest of the cluster, and ``r`` the value
     ``sv + (n - s) * vout`` of the cut (``-inf`` where no cut is possible).
     """
