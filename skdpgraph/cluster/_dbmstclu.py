@@ -239,7 +239,8 @@ class _Cluster:
     """
 
     __slots__ = ("arr", "p", "q", "s", "e", "d_in", "m_in", "sv", "rank", "alive",
-                 "term", "n", "disp", "sep", "vout", "r", "chain", "best", "since_full")
+                 "term", "n", "disp", "sep", "vout", "r", "chain", "cd", "vd", "cs", "vs",
+                 "best", "since_full")
 
     def __init__(self, arr, p, q, s, e, d_in, m_in, rank, alive, n, term):
         self.arr, self.p, self.q, self.s, self.e = arr, p, q, s, e
@@ -248,37 +249,50 @@ class _Cluster:
         self.n, self.term = n, term
         self.best = (-np.inf, -1, -1)
 
-    def _specials(self, hits=None):
-        """Positions whose rest-of-cluster dispersion or separation is not the
-        cluster's own, with the exact validity index of their rest.
+    def _chain_disp(self, hits=None):
+        """Candidates whose subtree holds every edge of the cluster's largest
+        weight, and the exact largest weight of the rest of the cluster.
 
-        ``hits``: the positions of the edges of weight ``disp``, if known."""
-        p, q, e, alive = self.p, self.q, self.e, self.alive
+        ``hits``: the positions of the edges of that weight, if known."""
         if hits is None:
-            hits = np.flatnonzero(p == self.disp)
-        chain_d = _covering(e, alive, hits[0], hits[-1])
-        chain_s = hits[:0]
-        if np.isfinite(self.sep):
-            hits = np.flatnonzero(q == self.sep)
-            if hits[0] > 0:
-                chain_s = _covering(e, alive, hits[0], hits[-1])
-        if not chain_s.size:
-            chain = chain_d
-        elif not chain_d.size:
-            chain = chain_s
+            hits = np.flatnonzero(self.p == self.disp)
+        chain = _covering(self.e, self.alive, hits[0], hits[-1])
+        if not chain.size:
+            return chain, np.empty(0)
+        return chain, _outside_nested(np.maximum, self.p, chain, self.e[chain], -np.inf)
+
+    def _chain_sep(self):
+        """Candidates whose subtree holds every node with the cluster's
+        smallest incident cut, and the exact smallest cut of the rest."""
+        empty = np.empty(0, dtype=np.int64)
+        if not np.isfinite(self.sep):
+            return empty, np.empty(0)
+        hits = np.flatnonzero(self.q == self.sep)
+        if hits[0] == 0:  # the root holds one: every candidate's rest has it
+            return empty, np.empty(0)
+        chain = _covering(self.e, self.alive, hits[0], hits[-1])
+        if not chain.size:
+            return chain, np.empty(0)
+        return chain, _outside_nested(np.minimum, self.q, chain, self.e[chain], np.inf)
+
+    def _specials(self):
+        """Union of both chains with the exact validity index of their rest."""
+        cd, cs = self.cd, self.cs
+        if not cs.size:
+            chain = cd
+        elif not cd.size:
+            chain = cs
         else:
-            chain = np.union1d(chain_d, chain_s)
+            chain = np.union1d(cd, cs)
         if not chain.size:
             return chain, np.empty(0)
         disp = np.full(chain.size, self.disp)
         sep = np.full(chain.size, self.sep)
-        if chain_d.size:
-            disp[np.searchsorted(chain, chain_d)] = _outside_nested(
-                np.maximum, p, chain_d, e[chain_d], -np.inf)
-        if chain_s.size:
-            sep[np.searchsorted(chain, chain_s)] = _outside_nested(
-                np.minimum, q, chain_s, e[chain_s], np.inf)
-        return chain, validity_index(np.minimum(p[chain], sep), np.maximum(disp, 0.0))
+        if cd.size:
+            disp[np.searchsorted(chain, cd)] = self.vd
+        if cs.size:
+            sep[np.searchsorted(chain, cs)] = self.vs
+        return chain, validity_index(np.minimum(self.p[chain], sep), np.maximum(disp, 0.0))
 
     def _inside(self, idx):
         """``s`` times the validity index of the subtrees at ``idx``."""
@@ -313,6 +327,8 @@ class _Cluster:
         self.disp = p.max()
         self.sep = self.q.min()
         self.vout = self._generic(slice(None))
+        self.cd, self.vd = self._chain_disp()
+        self.cs, self.vs = self._chain_sep()
         self.chain, exact = self._specials()
         self.vout[self.chain] = exact
         self.r = self._values(slice(None))
@@ -388,8 +404,9 @@ class _Cluster:
             return a, ta, tb
         self.r -= s_a * self.vout
         self.r[anc[1:]] = self._values(anc[1:])
+        self._update_chains(i, anc[-1], wv, max_a, min_a, hits_max)
         old = self.chain
-        self.chain, exact = self._specials(hits_max if max_a == self.disp else None)
+        self.chain, exact = self._specials()
         if old.size or self.chain.size:
             gone = np.setdiff1d(old, self.chain)
             if gone.size:
@@ -399,6 +416,37 @@ class _Cluster:
             touched = touched[self.alive[touched]]
             self.r[touched] = self._values(touched)
         return a, ta, tb
+
+    def _update_chains(self, i, par, wv, max_a, min_a, hits_max):
+        """Bring both chains up to date after the subtree at ``i`` left.
+
+        A chain is rebuilt when its defining set of positions changed;
+        otherwise only members whose rest lost the subtree holding their
+        extreme are recomputed, and the new cut at ``par`` lowers the
+        separation of members whose rest contains it."""
+        if max_a == self.disp:
+            self.cd, self.vd = self._chain_disp(hits_max)
+        elif self.cd.size:
+            redo = ((i < self.cd) | (i >= self.e[self.cd])) & (self.vd == max_a)
+            if redo.any():
+                k = self.cd[redo]
+                self.vd[redo] = _outside_nested(np.maximum, self.p, k, self.e[k], -np.inf)
+        if min_a == self.sep:
+            self.cs, self.vs = self._chain_sep()
+        elif wv == self.sep:
+            # The parent joins the positions of the smallest cut: the members
+            # left are those whose subtree holds it, and it holds the subtree
+            # that left, so their rest is unchanged.
+            keep = (self.cs <= par) & (par < self.e[self.cs])
+            self.cs, self.vs = self.cs[keep], self.vs[keep]
+        elif self.cs.size:
+            cs = self.cs
+            redo = ((i < cs) | (i >= self.e[cs])) & (self.vs == min_a)
+            if redo.any():
+                k = cs[redo]
+                self.vs[redo] = _outside_nested(np.minimum, self.q, k, self.e[k], np.inf)
+            par_out = (par < cs) | (par >= self.e[cs])
+            self.vs[par_out] = np.minimum(self.vs[par_out], wv)
 
     def _refresh_chain_suffix(self, agg, values, ufunc, identity, anc, mid, maybe,
                               hits, offset):
