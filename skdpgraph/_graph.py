@@ -14,6 +14,7 @@ Weights are distances: small means close. The caller's data is never
 modified.
 """
 
+import sys
 from numbers import Integral
 
 import numpy as np
@@ -115,57 +116,63 @@ def _canonical_sparse(A, what):
     n = A.shape[0]
     _check_n_nodes(n)
     _check_dtype(A.dtype, what)
-    coo = sp.coo_array(A)  # a new object: the caller's matrix is untouched
-    row = np.asarray(coo.row, dtype=np.int64)
-    col = np.asarray(coo.col, dtype=np.int64)
-    data = np.asarray(coo.data, dtype=np.float64)
-    _check_weights(data, what)
-    keep = row != col  # self-loops carry no information for clustering
-    row, col, data = row[keep], col[keep], data[keep]
-    # Sum duplicate entries (scipy's convention for COO input) by key.
-    key = row * n + col
-    order = np.argsort(key, kind="stable")
-    key, row, col, data = key[order], row[order], col[order], data[order]
-    if key.size and np.any(key[1:] == key[:-1]):
-        uniq, start = np.unique(key, return_index=True)
-        data = np.add.reduceat(data, start)
-        row, col, key = uniq // n, uniq % n, uniq
-    # Symmetry: the structure and the values.
-    tkey = col * n + row
-    pos = np.searchsorted(key, tkey)
-    pos_c = np.minimum(pos, max(key.size - 1, 0))
-    found = (pos < key.size) & (key[pos_c] == tkey) if key.size else pos > 0
-    if not np.all(found):
-        k = int(np.flatnonzero(~found)[0])
-        raise ValueError(
-            f"{what} is not symmetric: {int(np.count_nonzero(~found))} stored "
-            f"entr(y/ies) have no mirror entry, e.g. ({row[k]}, {col[k]}) is "
-            f"stored but ({col[k]}, {row[k]}) is not. Store both directions of "
-            "every edge (for a triangular matrix use A + A.T)."
-        )
-    if data.size:
-        diff = np.abs(data - data[pos_c])
+    # Every path below builds new arrays: the caller's matrix is untouched.
+    if A.format == "csr" and A.has_canonical_format:
+        data = np.array(A.data, dtype=np.float64)
+        _check_weights(data, what)
+        row = np.repeat(np.arange(n, dtype=A.indices.dtype), np.diff(A.indptr))
+        keep = row != A.indices  # self-loops carry no information for clustering
+        if keep.all():
+            G = sp.csr_array((data, A.indices.copy(), A.indptr.copy()), shape=(n, n))
+        else:
+            G = sp.csr_array((data[keep], (row[keep], A.indices[keep])), shape=(n, n))
+    else:
+        coo = sp.coo_array(A)
+        row = np.asarray(coo.row)
+        col = np.asarray(coo.col)
+        data = np.asarray(coo.data, dtype=np.float64)
+        _check_weights(data, what)
+        keep = row != col
+        # COO -> CSR sums duplicate entries (scipy's convention) and keeps
+        # stored zeros.
+        G = sp.csr_array((data[keep], (row[keep], col[keep])), shape=(n, n))
+    G.sum_duplicates()
+    # The transpose converted to CSR has sorted indices, so symmetry is
+    # equality of the two structures and of the values, checked in C.
+    T = G.T.tocsr()
+    T.sort_indices()
+    if not (np.array_equal(G.indptr, T.indptr) and np.array_equal(G.indices, T.indices)):
+        _raise_structural_asymmetry(G, what)
+    if G.nnz:
+        diff = np.abs(G.data - T.data)
         max_diff = float(diff.max())
-        scale = float(data.max())
+        scale = float(G.data.max())
         if max_diff > SYMMETRY_RTOL * max(scale, np.finfo(float).tiny):
             k = int(diff.argmax())
-            raise _asymmetry_error(max_diff, row[k], col[k], scale, what)
-        data = 0.5 * (data + data[pos_c])
-    return _csr_from_sorted(row, col, data, n)
-
-
-def _csr_from_sorted(row, col, data, n):
-    """CSR array from entries sorted by (row, col); explicit zeros are kept."""
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(row, minlength=n), out=indptr[1:])
-    index_dtype = np.int32 if max(n, data.size) < np.iinfo(np.int32).max else np.int64
-    G = sp.csr_array(
-        (data.astype(np.float64, copy=False), col.astype(index_dtype),
-         indptr.astype(index_dtype)),
-        shape=(n, n),
-    )
-    G.has_sorted_indices = True
+            i = int(np.searchsorted(G.indptr, k, side="right") - 1)
+            raise _asymmetry_error(max_diff, i, int(G.indices[k]), scale, what)
+        G.data = 0.5 * (G.data + T.data)
+    index_dtype = np.int32 if max(n, G.nnz) < np.iinfo(np.int32).max else np.int64
+    G.indices = G.indices.astype(index_dtype, copy=False)
+    G.indptr = G.indptr.astype(index_dtype, copy=False)
     return G
+
+
+def _raise_structural_asymmetry(G, what):
+    """Name an entry stored without its mirror (only on the error path)."""
+    coo = G.tocoo()
+    n = G.shape[0]
+    key = np.sort(coo.row.astype(np.int64) * n + coo.col)
+    tkey = coo.col.astype(np.int64) * n + coo.row
+    pos = np.minimum(np.searchsorted(key, tkey), key.size - 1)
+    missing = key[pos] != tkey
+    k = int(np.flatnonzero(missing)[0])
+    raise ValueError(
+        f"{what} is not symmetric: {int(np.count_nonzero(missing))} stored "
+        f"entr(y/ies) have no mirror entry, e.g. ({coo.row[k]}, {coo.col[k]}) is "
+        f"stored but ({coo.col[k]}, {coo.row[k]}) is not. Store both directions of "
+        "every edge (for a triangular matrix use A + A.T)."
+    )
 
 
 def edges_to_csr(u, v, w, n):
@@ -187,11 +194,14 @@ def edges_to_csr(u, v, w, n):
     u = np.asarray(u, dtype=np.int64)
     v = np.asarray(v, dtype=np.int64)
     w = np.asarray(w, dtype=np.float64)
-    row = np.concatenate([u, v])
-    col = np.concatenate([v, u])
-    data = np.concatenate([w, w])
-    order = np.lexsort((col, row))
-    return _csr_from_sorted(row[order], col[order], data[order], int(n))
+    n = int(n)
+    G = sp.csr_array((np.concatenate([w, w]), (np.concatenate([u, v]), np.concatenate([v, u]))),
+                     shape=(n, n))
+    G.sort_indices()  # in C; COO -> CSR keeps stored zeros
+    index_dtype = np.int32 if max(n, G.nnz) < np.iinfo(np.int32).max else np.int64
+    G.indices = G.indices.astype(index_dtype, copy=False)
+    G.indptr = G.indptr.astype(index_dtype, copy=False)
+    return G
 
 
 def check_graph(X, metric="precomputed", metric_params=None, *, what="X"):
@@ -306,11 +316,8 @@ def _sparse_features(X):
 
 
 def _is_networkx_graph(X):
-    try:
-        import networkx as nx
-    except ImportError:  # pragma: no cover - networkx is a core dependency
-        return False
-    return isinstance(X, nx.Graph)
+    nx = sys.modules.get("networkx")  # not imported: X cannot be one of its graphs
+    return nx is not None and isinstance(X, nx.Graph)
 
 
 def n_nodes(graph):
@@ -325,13 +332,15 @@ def graph_edges(graph):
     Edges are ordered lexicographically by ``(u, v)``.
     """
     if sp.issparse(graph):
-        coo = graph.tocoo()
-        keep = coo.row < coo.col
-        u = np.asarray(coo.row[keep], dtype=np.int64)
-        v = np.asarray(coo.col[keep], dtype=np.int64)
-        w = np.asarray(coo.data[keep], dtype=np.float64)
-        order = np.lexsort((v, u))
-        return u[order], v[order], w[order]
+        G = graph.tocsr()
+        if not G.has_sorted_indices:
+            G = G.copy()
+            G.sort_indices()
+        # Row-major order of a CSR with sorted indices is lexicographic.
+        row = np.repeat(np.arange(G.shape[0], dtype=np.int64), np.diff(G.indptr))
+        col = np.asarray(G.indices, dtype=np.int64)
+        keep = row < col
+        return row[keep], col[keep], np.asarray(G.data[keep], dtype=np.float64)
     u, v = np.triu_indices(graph.shape[0], k=1)
     return u.astype(np.int64), v.astype(np.int64), graph[u, v].astype(np.float64)
 

@@ -109,18 +109,37 @@ def minimum_spanning_tree(graph):
         u, v, w = _dense_prim(graph)
         return make_spanning_tree(u, v, w, n)
     u, v, w = graph_edges(graph)
-    if w.size and w.min() <= 0:
-        # Strictly positive, order-preserving surrogate weights.
-        key = np.empty(w.size)
-        key[np.argsort(w, kind="stable")] = np.arange(1, w.size + 1)
-    else:
-        key = w
+    key = _nonzero_surrogate(w)
     upper = sp.csr_array((key, (u, v)), shape=(n, n))
     T = _scipy_mst(upper).tocoo()
     # Recover the true weights of the chosen edges.
     lo, hi = np.minimum(T.row, T.col), np.maximum(T.row, T.col)
     pos = np.searchsorted(u * n + v, lo.astype(np.int64) * n + hi)
     return make_spanning_tree(lo, hi, w[pos], n)
+
+
+def _nonzero_surrogate(w):
+    """Weights with the same order as ``w`` and no zero.
+
+    scipy's MST reads a stored zero as a missing edge. The MST depends only
+    on the order of the weights, so zeros are moved strictly between the
+    negative and the positive weights (or ranks are used when no float fits).
+    """
+    zero = w == 0
+    if not zero.any():
+        return w
+    positive = w[w > 0]
+    if not positive.size:
+        stand_in = 1.0
+    else:
+        stand_in = positive.min() / 2
+    if stand_in > 0:
+        key = w.copy()
+        key[zero] = stand_in
+        return key
+    key = np.empty(w.size)
+    key[np.argsort(w, kind="stable")] = np.arange(1, w.size + 1)
+    return key
 
 
 def is_forest(graph):

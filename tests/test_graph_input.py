@@ -164,3 +164,19 @@ def test_tree_input_used_as_is():
     out = tree_from_graph(G)
     assert out.tree is G
 
+
+
+def test_mst_of_noisy_graphs_with_zero_and_negative_weights():
+    from skdpgraph._graph import edges_to_csr
+
+    rng = np.random.default_rng(1)
+    for t in range(30):
+        H = nx.gnp_random_graph(25, 0.3, seed=t)
+        E = np.array(H.edges())
+        w = np.round(rng.normal(size=len(E)), 1)  # ties, zeros and negatives
+        T = minimum_spanning_tree(edges_to_csr(E[:, 0], E[:, 1], w, 25))
+        for (a, b), x in zip(E.tolist(), w.tolist()):
+            H[a][b]["weight"] = x
+        ref = sum(d["weight"] for *_, d in nx.minimum_spanning_edges(H, data=True))
+        assert T.weights.sum() == pytest.approx(ref)
+        assert T.edges.shape[0] == 25 - nx.number_connected_components(H)

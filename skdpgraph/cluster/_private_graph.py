@@ -1,0 +1,161 @@
+"""PIG: edge-DP graph clustering by perturbing the graph, then clustering it."""
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClusterMixin, _fit_context, clone
+from sklearn.utils._param_validation import HasMethods
+
+from .._graph import check_random_state_or_entropy
+from ..perturbation import (
+    _flip_canonical,
+    _privacy_parameter_constraints,
+    _resolve_privacy,
+    check_adjacency,
+)
+
+__all__ = ["PrivateGraphClustering"]
+
+
+class PrivateGraphClustering(ClusterMixin, BaseEstimator):
+    """Edge-differentially private graph clustering: flip edges, then cluster.
+
+    PIG (Muelle et al. 2015): the graph's adjacency is perturbed by edge
+    flipping (each pair keeps its bit with probability ``1 - s`` and gets a
+    fair coin otherwise; see
+    :class:`skdpgraph.perturbation.EdgeFlipPerturbation`), and a clone of
+    ``estimator`` is fitted on the perturbed graph. The labels depend on the
+    private graph only through the perturbed one, so they are
+    ``epsilon``-differentially private with ``epsilon = ln(2/s - 1)`` for
+    neighbouring graphs that differ in one edge, whatever the clusterer.
+
+    The clusterer receives the perturbed graph as a symmetric sparse
+    ``csr_array`` of 0/1 (float64, no diagonal). Any clusterer taking a
+    precomputed adjacency works: :class:`~skdpgraph.cluster.SCAN`,
+    :class:`~skdpgraph.cluster.GraphKMedoids`, scikit-learn's
+    ``SpectralClustering(affinity="precomputed")`` (the adjacency as
+    affinity), or ``DBSCAN(metric="precomputed", eps=1)`` (edges as
+    distance-1 neighbours).
+
+    Weights of the input are ignored (sparse: every stored entry, an explicit
+    zero included, is an edge; dense: every nonzero off-diagonal entry). Its
+    parameters (here, and the clusterer's) must not be tuned on the private
+    graph: that spends privacy beyond ``epsilon``.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        Clusterer with ``fit`` that sets ``labels_``; cloned before fitting.
+    epsilon : float > 0, default=None
+        Privacy loss; then ``s = 2 / (1 + e^epsilon)``. Exactly one of
+        ``epsilon`` and ``s``.
+    s : float in (0, 1], default=None
+        Randomisation probability; then ``epsilon = ln(2/s - 1)``. See
+        :func:`skdpgraph.perturbation.suggest_s` for Muelle et al.'s
+        Theorem 2 (computing the density from the private graph spends
+        privacy unless it is public).
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
+        Randomness of the perturbation (the clusterer keeps its own). ``None``
+        draws fresh OS entropy. A fixed seed makes the release reproducible
+        and therefore not private against anyone who knows the seed.
+    accountant : object with ``check`` and ``spend``, default=None
+        Budget accountant (for example
+        :class:`skdpgraph.accounting.BudgetAccountant`, or diffprivlib's):
+        ``check(epsilon_spent_, 0.0)`` before perturbing and
+        ``spend(epsilon_spent_, 0.0)`` after, once per :meth:`fit`.
+        scikit-learn's ``clone`` copies parameters; a ``BudgetAccountant``
+        copies to itself, so clones (in ``GridSearchCV``, say) share its
+        budget, except in other processes (``n_jobs > 1``).
+
+    Attributes
+    ----------
+    labels_ : ndarray of shape (n,)
+        Labels from the clusterer fitted on the perturbed graph.
+    estimator_ : estimator object
+        The fitted clone of ``estimator``.
+    perturbed_graph_ : scipy.sparse.csr_array of shape (n, n)
+        The perturbed adjacency (itself differentially private).
+    epsilon_spent_ : float
+        Privacy loss of the fit, ``ln(2/s_ - 1)``.
+    s_ : float
+        Randomisation probability used.
+    n_features_in_ : int
+        Number of nodes.
+
+    See Also
+    --------
+    skdpgraph.perturbation.EdgeFlipPerturbation : the perturbation alone, for
+        pipelines.
+
+    References
+    ----------
+    .. [1] Y. Muelle, C. Clifton and K. Boehm, "Privacy-Integrated Graph
+       Clustering Through Differential Privacy", EDBT/ICDT Workshops, 2015.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from skdpgraph.cluster._scan import SCAN
+    >>> from skdpgraph.cluster._private_graph import PrivateGraphClustering
+    >>> G = nx.karate_club_graph()
+    >>> model = PrivateGraphClustering(SCAN(0.5, 3), epsilon=3.0, random_state=0)
+    >>> labels = model.fit_predict(G)
+    >>> labels.shape, round(model.epsilon_spent_, 2)
+    ((34,), 3.0)
+    """
+
+    _parameter_constraints = {
+        "estimator": [HasMethods(["fit"])],
+        **_privacy_parameter_constraints(),
+    }
+
+    def __init__(self, estimator, epsilon=None, s=None, random_state=None, accountant=None):
+        self.estimator = estimator
+        self.epsilon = epsilon
+        self.s = s
+        self.random_state = random_state
+        self.accountant = accountant
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = True
+        tags.input_tags.sparse = True
+        tags.input_tags.positive_only = True
+        return tags
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y=None):
+        """Perturb the graph (one ``epsilon``-DP release) and cluster it.
+
+        Parameters
+        ----------
+        X : array-like, sparse matrix or networkx.Graph
+            Adjacency of an undirected graph.
+        y : Ignored
+
+        Returns
+        -------
+        self : PrivateGraphClustering
+        """
+        s, epsilon = _resolve_privacy(self.epsilon, self.s, type(self).__name__)
+        A = check_adjacency(X)
+        rng = check_random_state_or_entropy(self.random_state)
+        if self.accountant is not None:
+            self.accountant.check(epsilon, 0.0)
+        perturbed = _flip_canonical(A, s, rng)
+        if self.accountant is not None:
+            self.accountant.spend(epsilon, 0.0)
+        # Hand the clusterer its own copy: the released graph stays intact
+        # whatever the clusterer does to its input.
+        estimator = clone(self.estimator)
+        estimator.fit(perturbed.copy())
+        if not hasattr(estimator, "labels_"):
+            raise TypeError(
+                f"estimator {type(estimator).__name__} did not set labels_ in "
+                "fit; PrivateGraphClustering needs a clusterer."
+            )
+        self.estimator_ = estimator
+        self.labels_ = np.asarray(estimator.labels_)
+        self.perturbed_graph_ = perturbed
+        self.epsilon_spent_ = epsilon
+        self.s_ = s
+        self.n_features_in_ = A.shape[0]
+        return self

@@ -1,0 +1,773 @@
+"""Graph-building transformers: epsilon-graphs and homogeneous graphs.
+
+Both follow scikit-learn's convention for neighbour-graph transformers
+(:class:`sklearn.neighbors.RadiusNeighborsTransformer`): :meth:`fit` stores
+the points, :meth:`transform` returns the sparse graph of distances *from
+the rows of its X to the fitted points*. On the fitted points themselves
+(``fit_transform(X)``, which a :class:`~sklearn.pipeline.Pipeline` calls in
+``fit`` and ``fit_predict``) this is the square, symmetric graph of ``X``,
+which the clusterers accept with ``metric="precomputed"``::
+
+    make_pipeline(EpsilonGraph(radius=0.3), DBMSTClu(metric="precomputed"))
+
+On new points, ``transform(X_new)`` gives the rectangular graph from
+``X_new`` to the fitted points; to build the graph *of* new points, call
+``fit_transform(X_new)`` (or refit the pipeline). Each row of ``transform``
+depends only on its own point and the fitted points, so transforming in
+batches or in another order gives the same rows.
+
+**Privacy.** These transformers are not private. Under weight-DP (the
+library's model for :class:`~skdpgraph.cluster.PrivateMSTClustering`, PAMST
+and Laplace-MST) the topology is public and only the weights are protected.
+A graph whose edges are chosen by thresholding distances computed from
+private data has a topology that depends on that data: which pairs are
+within ``radius``, or inside the homogeneity band, is revealed by the edge
+set, and the weight-DP guarantee of whatever is run on the graph does not
+cover it. Use them on public coordinates, or accept that the topology leaks.
+"""
+
+import math
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.neighbors import NearestNeighbors, sort_graph_by_row_values
+from sklearn.utils import column_or_1d
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.extmath import row_norms
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+__all__ = ["EpsilonGraph", "HomogeneousGraph", "DisconnectedGraphWarning"]
+
+#: Metrics whose distances this module recomputes exactly and symmetrically
+#: (``d(a, b) == d(b, a)`` bit for bit) from the coordinates.
+EXACT_METRICS = frozenset({
+    "euclidean", "l2", "sqeuclidean", "manhattan", "cityblock", "l1",
+    "chebyshev", "minkowski", "cosine",
+})
+#: Metrics scikit-learn's neighbour search accepts with sparse features.
+_SPARSE_METRICS = frozenset({"euclidean", "l2", "manhattan", "cityblock", "l1", "cosine"})
+#: Pairs per chunk of the exact distance computation (bounds memory).
+_CHUNK = 1 << 16
+
+
+class DisconnectedGraphWarning(UserWarning):
+    """The graph built from the training data has several connected components."""
+
+
+# ---------------------------------------------------------------------------
+# exact, symmetric distances
+# ---------------------------------------------------------------------------
+
+def _canonical_metric(metric, p):
+    """(kind, p) for the exact formulas: kind in euclid, sq, l1, linf, lp, cos."""
+    if callable(metric):
+        return "callable", None
+    if metric == "minkowski":
+        p = 2.0 if p is None else float(p)
+        if p == 1:
+            return "l1", None
+        if p == 2:
+            return "euclid", None
+        if math.isinf(p):
+            return "linf", None
+        return "lp", p
+    return {
+        "euclidean": "euclid", "l2": "euclid", "sqeuclidean": "sq",
+        "manhattan": "l1", "cityblock": "l1", "l1": "l1",
+        "chebyshev": "linf", "cosine": "cos",
+    }[metric], None
+
+
+def _metric_p(metric, p, metric_params):
+    """The Minkowski power in force, and a check of ``metric_params``.
+
+    The exact formulas know one parameter, the Minkowski ``p``; as in
+    scikit-learn, ``metric_params["p"]`` overrides the ``p`` argument.
+    """
+    params = dict(metric_params or {})
+    if callable(metric) or metric == "precomputed":
+        return p
+    if metric == "minkowski":
+        p = params.pop("p", p)
+        if isinstance(p, bool) or not isinstance(p, Real) or not p >= 1:
+            raise ValueError(f"The Minkowski power p must be a number >= 1; got {p!r}.")
+    if params:
+        raise ValueError(
+            f"metric_params {sorted(params)} are not supported with metric={metric!r}; "
+            "only 'p' (for 'minkowski') is, or pass a callable metric."
+        )
+    return p
+
+
+def _reduce_dense(A, B, kind, p):
+    """Distances between the rows of equally shaped dense ``A`` and ``B``.
+
+    Every formula is a reduction over the last axis of a function of
+    ``A - B`` that is even in its argument (or, for cosine, of ``A * B``),
+    so ``d(a, b)`` and ``d(b, a)`` are computed bit for bit alike.
+    """
+    if kind == "cos":
+        na = np.sqrt((A * A).sum(axis=-1))
+        nb = np.sqrt((B * B).sum(axis=-1))
+        dot = (A * B).sum(axis=-1)
+        denom = na * nb
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sim = np.where(denom > 0, dot / np.where(denom > 0, denom, 1.0), 0.0)
+        return np.clip(1.0 - sim, 0.0, 2.0)
+    diff = A - B
+    if kind in ("euclid", "sq"):
+        s = (diff * diff).sum(axis=-1)
+        return np.sqrt(s) if kind == "euclid" else s
+    diff = np.abs(diff)
+    if kind == "l1":
+        return diff.sum(axis=-1)
+    if kind == "linf":
+        return diff.max(axis=-1, initial=0.0)
+    return (diff ** p).sum(axis=-1) ** (1.0 / p)
+
+
+def _reduce_sparse(A, B, kind, p):
+    """As :func:`_reduce_dense` for CSR rows (canonical: sorted, no duplicates)."""
+    if kind == "cos":
+        na = np.sqrt(np.asarray(A.multiply(A).sum(axis=1)).ravel())
+        nb = np.sqrt(np.asarray(B.multiply(B).sum(axis=1)).ravel())
+        dot = np.asarray(A.multiply(B).sum(axis=1)).ravel()
+        denom = na * nb
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sim = np.where(denom > 0, dot / np.where(denom > 0, denom, 1.0), 0.0)
+        return np.clip(1.0 - sim, 0.0, 2.0)
+    diff = sp.csr_array(A - B)
+    diff.sum_duplicates()
+    if kind in ("euclid", "sq"):
+        s = np.asarray(diff.multiply(diff).sum(axis=1)).ravel()
+        return np.sqrt(s) if kind == "euclid" else s
+    diff = abs(diff)
+    if kind == "l1":
+        return np.asarray(diff.sum(axis=1)).ravel()
+    if kind == "linf":
+        m = diff.max(axis=1)
+        return np.asarray(m.toarray() if sp.issparse(m) else m, dtype=np.float64).ravel()
+    return np.asarray(diff.power(p).sum(axis=1)).ravel() ** (1.0 / p)
+
+
+def _paired_distances(X, rows, Y, cols, metric, p, metric_params):
+    """``d(X[rows[k]], Y[cols[k]])`` for every k, exact and symmetric."""
+    kind, p = _canonical_metric(metric, p)
+    out = np.empty(rows.size, dtype=np.float64)
+    if kind == "callable":
+        params = metric_params or {}
+        Xd = X.toarray() if sp.issparse(X) else X
+        Yd = Y.toarray() if sp.issparse(Y) else Y
+        for k in range(rows.size):  # a Python metric costs a call per pair anyway
+            out[k] = metric(Xd[rows[k]], Yd[cols[k]], **params)
+        return out
+    reduce = _reduce_sparse if sp.issparse(X) else _reduce_dense
+    for start in range(0, rows.size, _CHUNK):
+        sl = slice(start, start + _CHUNK)
+        out[sl] = reduce(X[rows[sl]], Y[cols[sl]], kind, p)
+    return out
+
+
+def _pairwise_distances(X, Y, metric, p, metric_params):
+    """Full ``(len(X), len(Y))`` matrix of exact, symmetric distances."""
+    n_q, n_f = X.shape[0], Y.shape[0]
+    D = np.empty((n_q, n_f), dtype=np.float64)
+    step = max(1, _CHUNK // max(n_f, 1))
+    cols = np.arange(n_f)
+    for start in range(0, n_q, step):
+        stop = min(n_q, start + step)
+        rows = np.repeat(np.arange(start, stop), n_f)
+        D[start:stop] = _paired_distances(X, rows, Y, np.tile(cols, stop - start),
+                                          metric, p, metric_params).reshape(stop - start, n_f)
+    return D
+
+
+def _canonical_sparse_features(X):
+    """CSR copy with sorted, summed entries and 32-bit indices when they fit.
+
+    scikit-learn's sparse Manhattan kernel only takes 32-bit indices.
+    """
+    X = sp.csr_array(X, copy=True)
+    X.sum_duplicates()
+    if max(X.nnz, X.shape[1]) < np.iinfo(np.int32).max:
+        X.indices = X.indices.astype(np.int32)
+        X.indptr = X.indptr.astype(np.int32)
+    return X
+
+
+def _csr(rows, cols, data, shape):
+    """CSR array from entries in any order; explicitly stored zeros are kept."""
+    rows = np.asarray(rows, dtype=np.int64)
+    cols = np.asarray(cols, dtype=np.int64)
+    order = np.lexsort((cols, rows))
+    indptr = np.zeros(shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=shape[0]), out=indptr[1:])
+    idx_dtype = np.int32 if max(shape[1], rows.size) < np.iinfo(np.int32).max else np.int64
+    G = sp.csr_array((np.asarray(data, dtype=np.float64)[order], cols[order].astype(idx_dtype),
+                      indptr.astype(idx_dtype)), shape=shape)
+    G.has_sorted_indices = True
+    return G
+
+
+def _n_components(G):
+    if G.shape[0] != G.shape[1]:
+        return None
+    return int(connected_components(G, directed=False)[0])
+
+
+def _check_precomputed(X, what="X"):
+    """Non-negative distances; returns the stored (row, col, value) triplets."""
+    if sp.issparse(X):
+        coo = sp.coo_array(X)
+        rows, cols, vals = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
+    else:
+        rows, cols = np.indices(X.shape).reshape(2, -1)
+        vals = np.asarray(X, dtype=np.float64).ravel()
+    if vals.size and vals.min() < 0:
+        raise ValueError(
+            f"Negative values in data passed to {what}: with metric='precomputed' it "
+            f"must hold distances >= 0; smallest entry is {vals.min():g}."
+        )
+    return rows, cols, np.asarray(vals, dtype=np.float64)
+
+
+class _GraphTransformer(TransformerMixin, BaseEstimator):
+    """Shared validation for the graph transformers."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.metric == "precomputed"
+        tags.input_tags.positive_only = self.metric == "precomputed"
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        return tags
+
+    def _validate_X(self, X, reset, accept_sparse):
+        X = validate_data(self, X, reset=reset, accept_sparse=accept_sparse,
+                          dtype=np.float64, ensure_min_samples=2 if reset else 1)
+        if self.metric == "precomputed" and reset and X.shape[0] != X.shape[1]:
+            raise ValueError(
+                "With metric='precomputed', X given to fit must be a square distance "
+                f"matrix of the fitted points; got shape {X.shape}."
+            )
+        return X
+
+
+class EpsilonGraph(_GraphTransformer):
+    """Epsilon-graph: edges between points closer than ``radius``.
+
+    The graph of the thesis's clustering experiment (Section 4.3): node ``i``
+    is the ``i``-th sample, and ``{i, j}`` is an edge, weighted by the
+    distance ``d(x_i, x_j)``, when ``d(x_i, x_j) <= radius``. Candidate pairs
+    come from scikit-learn's radius-neighbours search
+    (:class:`sklearn.neighbors.NearestNeighbors`); their distances are then
+    recomputed with a formula that gives ``d(a, b)`` and ``d(b, a)`` bit for
+    bit alike, so the graph of the fitted points is exactly symmetric (the
+    search's own distances, computed with the dot-product trick, are not).
+
+    Parameters
+    ----------
+    radius : float > 0, default=1.0
+        Largest distance of an edge (inclusive). The name differs from the
+        privacy ``epsilon`` on purpose.
+    metric : str or callable, default="euclidean"
+        One of ``"euclidean"``, ``"l2"``, ``"sqeuclidean"``, ``"manhattan"``,
+        ``"cityblock"``, ``"l1"``, ``"chebyshev"``, ``"minkowski"``,
+        ``"cosine"``, a callable ``metric(a, b) -> float`` (assumed
+        symmetric), or ``"precomputed"``: ``X`` is then a distance matrix,
+        square in :meth:`fit` and ``(n_queries, n_fitted)`` in
+        :meth:`transform`, dense or sparse (stored entries, explicit zeros
+        included, are the candidate pairs).
+    p : float >= 1, default=2
+        Power of the Minkowski metric.
+    metric_params : dict, default=None
+        Keyword arguments of a callable metric; for ``"minkowski"`` only
+        ``{"p": ...}`` (which overrides ``p``).
+    algorithm : {"auto", "ball_tree", "kd_tree", "brute"}, default="auto"
+        Neighbour-search algorithm (see
+        :class:`~sklearn.neighbors.NearestNeighbors`).
+    leaf_size : int, default=30
+    n_jobs : int, default=None
+        Parallel jobs of the neighbour search.
+
+    Attributes
+    ----------
+    nn_ : sklearn.neighbors.NearestNeighbors
+        The fitted neighbour search.
+    n_components_ : int
+        Number of connected components of the graph of the fitted points
+        (isolated points count as components). The clusterers handle each
+        component separately.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Defined when ``X`` has string column names.
+
+    Notes
+    -----
+    Zero distances (duplicate points) are stored explicitly: they are edges
+    of weight 0 (scikit-learn's convention for precomputed sparse graphs).
+    Each fitted point's zero distance to itself is stored too, on the
+    diagonal of the square graph, as in
+    :class:`~sklearn.neighbors.RadiusNeighborsTransformer`; consumers of a
+    precomputed graph ignore the diagonal (no self-loops), so
+    :func:`skdpgraph.check_graph` gives the canonical graph. Memory and time
+    are those of the radius search, O(n + number of edges).
+
+    **Privacy.** This transformer is not private, and the topology it builds
+    is not covered by weight differential privacy: the edge set is chosen by
+    comparing distances computed from ``X`` with ``radius``, so if those
+    distances are private, which pairs are edges reveals information about
+    them. The weight-DP guarantees of
+    :class:`~skdpgraph.cluster.PrivateMSTClustering` and
+    :mod:`skdpgraph.spanning_tree` protect the weights of a graph whose
+    topology is public: build the graph from public information, or accept
+    that its topology leaks.
+
+    See Also
+    --------
+    HomogeneousGraph : the UAI paper's trimmed complete graph.
+    sklearn.neighbors.RadiusNeighborsTransformer : the same search, not
+        symmetrised.
+
+    References
+    ----------
+    R. Pinot, "Minimum spanning tree release under differential privacy
+    constraints", master thesis, 2017, Section 4.3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skdpgraph.graphs import EpsilonGraph
+    >>> X = np.array([[0.0], [0.5], [0.5], [3.0]])
+    >>> G = EpsilonGraph(radius=1.0).fit_transform(X)
+    >>> G.toarray()
+    array([[0. , 0.5, 0.5, 0. ],
+           [0.5, 0. , 0. , 0. ],
+           [0.5, 0. , 0. , 0. ],
+           [0. , 0. , 0. , 0. ]])
+    >>> G[[1], [2]]  # duplicates: an explicitly stored zero-weight edge
+    array([0.])
+    >>> EpsilonGraph(radius=1.0).fit(X).n_components_
+    2
+    """
+
+    _parameter_constraints = {
+        "radius": [Interval(Real, 0, None, closed="neither")],
+        "metric": [StrOptions(set(EXACT_METRICS) | {"precomputed"}), callable],
+        "p": [Interval(Real, 1, None, closed="left")],
+        "metric_params": [dict, None],
+        "algorithm": [StrOptions({"auto", "ball_tree", "kd_tree", "brute"})],
+        "leaf_size": [Interval(Integral, 1, None, closed="left")],
+        "n_jobs": [Integral, None],
+    }
+
+    def __init__(self, radius=1.0, *, metric="euclidean", p=2, metric_params=None,
+                 algorithm="auto", leaf_size=30, n_jobs=None):
+        self.radius = radius
+        self.metric = metric
+        self.p = p
+        self.metric_params = metric_params
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
+        self.n_jobs = n_jobs
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    def _fit(self, X):
+        X = self._validate_X(X, reset=True, accept_sparse="csr")
+        self._p = _metric_p(self.metric, self.p, self.metric_params)
+        if sp.issparse(X) and self.metric != "precomputed":
+            if callable(self.metric) or self.metric not in _SPARSE_METRICS:
+                raise TypeError(
+                    "EpsilonGraph accepts sparse feature matrices only with a "
+                    f"metric in {sorted(_SPARSE_METRICS)}; got {self.metric!r}."
+                )
+            X = _canonical_sparse_features(X)
+        if self.metric == "precomputed":
+            _check_precomputed(X)
+            if sp.issparse(X):  # the search wants rows sorted by distance
+                X = sort_graph_by_row_values(sp.csr_matrix(X), copy=True,
+                                             warn_when_not_sorted=False)
+        self.nn_ = NearestNeighbors(
+            radius=self.radius, algorithm=self.algorithm, leaf_size=self.leaf_size,
+            metric=self.metric, p=self._p if self.metric == "minkowski" else 2,
+            metric_params=self.metric_params if callable(self.metric) else None,
+            n_jobs=self.n_jobs,
+        ).fit(X)
+        self._fit_X = X
+        self._fit_scale = float(row_norms(X).max()) if self.metric != "precomputed" else 0.0
+        return X
+
+    def _query_radius(self, X):
+        """A radius whose search surely returns every pair within ``radius``.
+
+        The search computes Euclidean and cosine distances with the
+        dot-product trick, whose error in the squared distance is about
+        ``n_features * eps * (|x|^2 + |y|^2)``; the candidates are then
+        filtered with exact distances, so a generous margin costs nothing
+        but a few extra candidates.
+        """
+        r = float(self.radius)
+        if self.metric == "precomputed" or callable(self.metric):
+            return r * (1.0 + 1e-12)
+        kind, _ = _canonical_metric(self.metric, self._p)
+        d = X.shape[1]
+        tol = 64.0 * (d + 2) * np.finfo(np.float64).eps
+        scale = max(self._fit_scale, float(row_norms(X).max()) if X.shape[0] else 0.0)
+        if kind == "euclid":
+            return math.sqrt(r * r + tol * 2.0 * scale * scale) * (1.0 + 1e-12)
+        if kind == "sq":
+            return r + tol * 2.0 * scale * scale
+        if kind == "cos":
+            return r + tol
+        return r * (1.0 + tol) + tol * scale
+
+    def _graph(self, X):
+        n_q, n_f = X.shape[0], self._fit_X.shape[0]
+        r = float(self.radius)
+        if self.metric == "precomputed":
+            rows, cols, d = _check_precomputed(X)
+            keep = d <= r
+            return _csr(rows[keep], cols[keep], d[keep], (n_q, n_f))
+        if sp.issparse(X):
+            X = _canonical_sparse_features(X)
+        ind = self.nn_.radius_neighbors(X, radius=self._query_radius(X),
+                                        return_distance=False)
+        lens = np.fromiter((len(a) for a in ind), dtype=np.int64, count=n_q)
+        rows = np.repeat(np.arange(n_q, dtype=np.int64), lens)
+        cols = (np.concatenate(ind).astype(np.int64) if lens.sum()
+                else np.zeros(0, dtype=np.int64))
+        d = _paired_distances(X, rows, self._fit_X, cols, self.metric, self._p,
+                              self.metric_params)
+        keep = d <= r
+        return _csr(rows[keep], cols[keep], d[keep], (n_q, n_f))
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Store the points and index them for radius queries.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Points, or a square distance matrix with ``metric="precomputed"``.
+        y : Ignored
+
+        Returns
+        -------
+        self : EpsilonGraph
+        """
+        X = self._fit(X)
+        self.n_components_ = _n_components(self._graph(X))
+        return self
+
+    def transform(self, X):
+        """Graph of distances from the rows of ``X`` to the fitted points.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_queries, n_features)
+            Query points (``(n_queries, n_fitted)`` distances with
+            ``metric="precomputed"``).
+
+        Returns
+        -------
+        graph : scipy.sparse.csr_array of shape (n_queries, n_fitted)
+            Entry ``(i, j)`` is ``d(X[i], fitted[j])`` when it is at most
+            ``radius``; zero distances are stored explicitly. For the fitted
+            points themselves the matrix is square and exactly symmetric.
+        """
+        check_is_fitted(self)
+        X = self._validate_X(X, reset=False, accept_sparse="csr")
+        return self._graph(X)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit_transform(self, X, y=None):
+        """Fit and return the epsilon-graph of ``X`` (one radius search).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : Ignored
+
+        Returns
+        -------
+        graph : scipy.sparse.csr_array of shape (n_samples, n_samples)
+            Symmetric; zero distances stored explicitly (the diagonal
+            included, see Notes).
+        """
+        X = self._fit(X)
+        G = self._graph(X)
+        self.n_components_ = _n_components(G)
+        return G
+
+
+class HomogeneousGraph(_GraphTransformer):
+    """The UAI paper's homogeneous graph: a complete graph trimmed by weight.
+
+    Starting from the complete graph of distances, keep edge ``{i, j}`` of
+    weight ``d = d(x_i, x_j)`` when
+
+    * ``w_min <= d <= w_max`` and ``i``, ``j`` have the same label, or
+    * ``d > w_max ** 2 / w_min`` and ``i``, ``j`` have different labels,
+
+    and drop every other edge (UAI 2018, Section 4). With ``y`` in
+    :meth:`fit` this is the paper's benchmark construction: every cluster is
+    then strongly homogeneous (Definition 3.11; inside weights span at most
+    a factor ``w_max / w_min`` and every leaving edge is heavier than
+    ``w_max ** 2 / w_min``). Without labels, both kinds of edges are kept
+    whatever the labels would be: the graph keeps the distances in
+    ``[w_min, w_max]`` and above ``w_max ** 2 / w_min`` and drops the
+    ambiguous band ``(w_max, w_max ** 2 / w_min]`` and the distances below
+    ``w_min`` (duplicates included).
+
+    The weights are then divided by ``scale_``, the largest weight kept in
+    the graph of the fitted points, so that graph has weights in ``(0, 1]``
+    (the paper normalises into ``(0, 1]``; dividing by one constant keeps
+    every weight ratio, hence the homogeneity of every cluster and the
+    output of DBMSTClu, which is scale invariant).
+
+    Parameters
+    ----------
+    w_min : float in (0, 1], default=0.1
+        Smallest kept distance inside a cluster, in the units of the
+        metric. Both bounds lie in ``(0, 1]`` as in the paper, whose weights
+        are normalised into ``(0, 1]``: rescale ``X`` (or the precomputed
+        distances) so that the band of interest lies there.
+    w_max : float in (0, 1], default=0.3
+        Largest kept distance inside a cluster; ``w_min < w_max``.
+    metric : str or callable, default="euclidean"
+        As for :class:`EpsilonGraph` (``"precomputed"``: ``X`` holds
+        distances; for a sparse matrix only the stored entries are candidate
+        edges).
+    p : float >= 1, default=2
+        Power of the Minkowski metric.
+    metric_params : dict, default=None
+        Keyword arguments of a callable metric; for ``"minkowski"`` only
+        ``{"p": ...}`` (which overrides ``p``).
+
+    Attributes
+    ----------
+    scale_ : float
+        Divisor of the weights (1.0 if the fitted graph has no edge).
+    n_components_ : int
+        Connected components of the graph of the fitted points. A
+        :class:`DisconnectedGraphWarning` is emitted in :meth:`fit` when it
+        is above 1.
+    classes_ : ndarray or None
+        The labels seen in :meth:`fit` (``None`` without ``y``).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Defined when ``X`` has string column names.
+
+    Notes
+    -----
+    :meth:`transform` labels a query point with the label of the fitted
+    points it coincides with (distance exactly 0); a point that coincides
+    with none, or with fitted points of different labels, is unlabelled and
+    its edges follow the rule without labels. In particular the fitted
+    points get their own labels (duplicates with conflicting labels are
+    unlabelled), so ``fit(X, y).transform(X) == fit_transform(X, y)``.
+
+    The graph is built from the full ``(n_queries, n_fitted)`` distance
+    matrix: O(n^2) time and memory, like the paper's complete graph. It has
+    O(n^2) edges in general (most pairs of distinct clusters are far apart).
+
+    **Privacy.** This transformer is not private, and the topology it builds
+    is not covered by weight differential privacy: the edge set is chosen by
+    comparing distances computed from ``X`` with ``w_min`` and ``w_max``
+    (and, with ``y``, by the labels), so if those distances or labels are
+    private, which pairs are edges reveals information about them. The
+    weight-DP guarantees of :class:`~skdpgraph.cluster.PrivateMSTClustering`
+    and :mod:`skdpgraph.spanning_tree` protect the weights of a graph whose
+    topology is public; this construction is a benchmark, not a private
+    release.
+
+    See Also
+    --------
+    skdpgraph.homogeneity.check_homogeneity : which clusters are homogeneous.
+    skdpgraph.datasets.make_homogeneous_moons : the paper's moons graph.
+
+    References
+    ----------
+    R. Pinot, A. Morvan, F. Yger, C. Gouy-Pailler, J. Atif, "Graph-based
+    Clustering under Differential Privacy", UAI 2018, Section 4 and
+    Definitions 3.9-3.11.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skdpgraph.graphs import HomogeneousGraph
+    >>> X = np.array([[0.0], [0.2], [0.4], [1.5]])
+    >>> G = HomogeneousGraph(w_min=0.1, w_max=0.3).fit_transform(X, [0, 0, 0, 1])
+    >>> G.toarray().round(3)  # kept: .2, .2 inside; 1.5, 1.3, 1.1 leaving; / 1.5
+    array([[0.   , 0.133, 0.   , 1.   ],
+           [0.133, 0.   , 0.133, 0.867],
+           [0.   , 0.133, 0.   , 0.733],
+           [1.   , 0.867, 0.733, 0.   ]])
+    """
+
+    _parameter_constraints = {
+        "w_min": [Interval(Real, 0, 1, closed="right")],
+        "w_max": [Interval(Real, 0, 1, closed="right")],
+        "metric": [StrOptions(set(EXACT_METRICS) | {"precomputed"}), callable],
+        "p": [Interval(Real, 1, None, closed="left")],
+        "metric_params": [dict, None],
+    }
+
+    def __init__(self, w_min=0.1, w_max=0.3, *, metric="euclidean", p=2, metric_params=None):
+        self.w_min = w_min
+        self.w_max = w_max
+        self.metric = metric
+        self.p = p
+        self.metric_params = metric_params
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = self.metric == "precomputed"
+        return tags
+
+    def _validate_X(self, X, reset, accept_sparse):
+        if self.metric != "precomputed" and sp.issparse(X):
+            raise TypeError(
+                "HomogeneousGraph builds the complete graph of the points and does not "
+                "accept sparse feature matrices; pass a dense array, or a sparse "
+                "distance graph with metric='precomputed'."
+            )
+        return super()._validate_X(X, reset, accept_sparse)
+
+    def _distances(self, X):
+        """(rows, cols, d) of every candidate pair from ``X`` to the fitted points."""
+        if self.metric == "precomputed":
+            return _check_precomputed(X)
+        D = _pairwise_distances(X, self._fit_X, self.metric, self._p, self.metric_params)
+        rows, cols = np.indices(D.shape).reshape(2, -1)
+        return rows, cols, D.ravel()
+
+    def _query_labels(self, n_q, rows, cols, d):
+        """Labels of the query points by coincidence with fitted points (-1: none)."""
+        if self._labels is None:
+            return None
+        zero = d == 0
+        lab = self._labels[cols[zero]]
+        lo = np.full(n_q, np.iinfo(np.int64).max)
+        hi = np.full(n_q, -1)
+        np.minimum.at(lo, rows[zero], lab)
+        np.maximum.at(hi, rows[zero], lab)
+        return np.where(lo == hi, hi, -1)
+
+    def _graph(self, X, scale):
+        n_q, n_f = X.shape[0], self._n_fit
+        rows, cols, d = self._distances(X)
+        w_min, w_max = float(self.w_min), float(self.w_max)
+        low = (d >= w_min) & (d <= w_max)
+        high = d > w_max * w_max / w_min
+        qlab = self._query_labels(n_q, rows, cols, d)
+        if qlab is None:
+            keep = low | high
+        else:
+            a, b = qlab[rows], self._labels[cols]
+            labelled = (a >= 0) & (b >= 0)
+            same = a == b
+            keep = np.where(labelled, np.where(same, low, high), low | high)
+        rows, cols, d = rows[keep], cols[keep], d[keep]
+        if scale is None:
+            scale = float(d.max()) if d.size else 1.0
+        return _csr(rows, cols, d / scale, (n_q, n_f)), scale
+
+    def _fit_graph(self, X, y):
+        if not float(self.w_min) < float(self.w_max):
+            raise ValueError(
+                f"w_min must be smaller than w_max; got w_min={self.w_min!r}, "
+                f"w_max={self.w_max!r}."
+            )
+        X = self._validate_X(X, reset=True, accept_sparse="csr")
+        self._p = _metric_p(self.metric, self.p, self.metric_params)
+        n = X.shape[0]
+        if y is None:
+            self.classes_ = None
+            self._labels = None
+        else:
+            y = column_or_1d(y, warn=True)
+            if y.shape[0] != n:
+                raise ValueError(
+                    f"y must hold one label per sample: X has {n} samples, y has "
+                    f"{y.shape[0]} labels."
+                )
+            if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+                raise ValueError("y contains NaN or infinite labels.")
+            self.classes_, codes = np.unique(y, return_inverse=True)
+            self._labels = codes.ravel().astype(np.int64)
+        self._fit_X = X if self.metric != "precomputed" else None
+        self._n_fit = n
+        G, self.scale_ = self._graph(X, None)
+        self.n_components_ = _n_components(G)
+        if self.n_components_ > 1:
+            warnings.warn(
+                f"The homogeneous graph has {self.n_components_} connected components "
+                f"(w_min={self.w_min}, w_max={self.w_max}); the clusterers treat each "
+                "component separately, so no cluster will span two of them.",
+                DisconnectedGraphWarning,
+                stacklevel=3,
+            )
+        return G
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Store the points (and labels) and the scale of their graph.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points, or a square distance matrix (dense or sparse) with
+            ``metric="precomputed"``.
+        y : array-like of shape (n_samples,), default=None
+            Cluster labels for the benchmark construction.
+
+        Returns
+        -------
+        self : HomogeneousGraph
+        """
+        self._fit_graph(X, y)
+        return self
+
+    def transform(self, X):
+        """Trimmed graph from the rows of ``X`` to the fitted points.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features)
+            Query points (``(n_queries, n_fitted)`` distances with
+            ``metric="precomputed"``).
+
+        Returns
+        -------
+        graph : scipy.sparse.csr_array of shape (n_queries, n_fitted)
+            Kept distances divided by ``scale_`` (new points may get weights
+            above 1). Symmetric, in ``(0, 1]`` and without diagonal for the
+            fitted points.
+        """
+        check_is_fitted(self)
+        X = self._validate_X(X, reset=False, accept_sparse="csr")
+        return self._graph(X, self.scale_)[0]
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit_transform(self, X, y=None):
+        """Fit and return the homogeneous graph of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        graph : scipy.sparse.csr_array of shape (n_samples, n_samples)
+            Symmetric, weights in ``(0, 1]``, no diagonal.
+        """
+        return self._fit_graph(X, y)

@@ -1,0 +1,204 @@
+"""Mechanism-level calibrations: sensitivities, noise scales, density-ratio audits."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from skdpgraph.accounting import approx_dp_to_zcdp
+from skdpgraph.mechanisms import (exponential_mechanism,
+                                  exponential_mechanism_log_probabilities,
+                                  gaussian_sigma, laplace_scale, release_sensitivity)
+from skdpgraph._tree import make_spanning_tree
+from skdpgraph.spanning_tree import release_tree_weights, weight_release_noise
+
+ALPHA = 1e-6  # false-failure rate of each statistical test
+
+
+def laplace_log_density(y, center, scale):
+    return np.sum(-np.abs(y - center) / scale - np.log(2 * scale), axis=-1)
+
+
+def gaussian_log_density(y, center, sigma):
+    return np.sum(-0.5 * ((y - center) / sigma) ** 2, axis=-1)
+
+
+@pytest.mark.parametrize("k", [1, 7, 99])
+def test_release_sensitivity_values(k):
+    mu = 0.3
+    assert release_sensitivity(k, mu, "l1") == mu
+    assert release_sensitivity(k, mu, "l1", norm="l2") == mu
+    assert release_sensitivity(k, mu, "linf") == pytest.approx(k * mu)
+    assert release_sensitivity(k, mu, "linf", norm="l2") == pytest.approx(math.sqrt(k) * mu)
+
+
+def test_scales():
+    assert laplace_scale(0.5, 2.0) == 0.25
+    assert gaussian_sigma(2.0, 0.5) == pytest.approx(2.0)  # 2 / sqrt(2 * 0.5)
+    assert weight_release_noise(99, 0.1, "l1", epsilon=0.5) == pytest.approx(0.2)
+    assert weight_release_noise(99, 0.1, "linf", epsilon=0.5) == pytest.approx(19.8)
+    assert weight_release_noise(99, 0.1, "linf", rho=0.5, mechanism="gaussian") \
+        == pytest.approx(math.sqrt(99) * 0.1)
+    rho = approx_dp_to_zcdp(1.0, 1e-6)
+    assert weight_release_noise(4, 0.1, "l1", epsilon=1.0, delta=1e-6,
+                                mechanism="gaussian") == pytest.approx(0.1 / math.sqrt(2 * rho))
+
+
+# ---------------------------------------------------------------------------
+# Weight-Release audits through density ratios (exact, analytic)
+# ---------------------------------------------------------------------------
+
+def _worst_neighbours(w, mu, neighborhood):
+    """Neighbouring tree weights that maximise the Laplace/Gaussian loss."""
+    if neighborhood == "l1":
+        d = np.zeros_like(w)
+        d[0] = mu
+        return w + d
+    return w + mu  # every released weight moves by mu
+
+
+def _worst_log_ratio_laplace(w, w2, scale):
+    # sup_y log p(y | w) / p(y | w2) = ||w - w2||_1 / scale, attained for y
+    # beyond both centres on every coordinate, e.g. y = min(w, w2) - 1.
+    y = np.minimum(w, w2) - 1.0
+    return laplace_log_density(y, w, scale) - laplace_log_density(y, w2, scale)
+
+
+@pytest.mark.parametrize("neighborhood", ["l1", "linf"])
+def test_weight_release_laplace_density_ratio_is_epsilon(neighborhood):
+    rng = np.random.default_rng(0)
+    k, mu, eps = 99, 0.1, 0.5  # a 100-node tree, as in the paper's experiment
+    w = rng.random(k)
+    scale = weight_release_noise(k, mu, neighborhood, epsilon=eps)
+    w2 = _worst_neighbours(w, mu, neighborhood)
+    ratio = _worst_log_ratio_laplace(w, w2, scale)
+    assert ratio == pytest.approx(eps, rel=1e-9)  # tight, and never above
+    # Any output: the log ratio is bounded by eps (triangle inequality).
+    ys = w + rng.laplace(0, scale * 3, size=(2000, k))
+    lr = laplace_log_density(ys, w, scale) - laplace_log_density(ys, w2, scale)
+    assert np.all(np.abs(lr) <= eps + 1e-9)
+
+
+def test_paper_linf_weight_release_calibration_violates_epsilon():
+    # UAI 2018, Theorem 11: scale mu / eps claimed eps-DP for linf neighbours.
+    # Every one of the |V| - 1 weights can move by mu at once, so the privacy
+    # loss reaches (|V| - 1) eps.
+    rng = np.random.default_rng(1)
+    k, mu, eps = 99, 0.1, 0.5
+    w = rng.random(k)
+    paper_scale = mu / eps
+    w2 = _worst_neighbours(w, mu, "linf")
+    ratio = _worst_log_ratio_laplace(w, w2, paper_scale)
+    assert ratio == pytest.approx(k * eps)
+    assert ratio > eps
+    # The library refuses that scale under linf: it uses k times more noise.
+    assert weight_release_noise(k, mu, "linf", epsilon=eps) == pytest.approx(k * paper_scale)
+    # Under l1 the paper's scale is the right one.
+    assert weight_release_noise(k, mu, "l1", epsilon=eps) == pytest.approx(paper_scale)
+
+
+@pytest.mark.parametrize("neighborhood", ["l1", "linf"])
+def test_weight_release_gaussian_privacy_loss_is_rho_zcdp(neighborhood):
+    # Gaussian: the privacy loss at y is Gaussian with mean rho_eff and
+    # variance 2 rho_eff, rho_eff = ||w - w'||_2^2 / (2 sigma^2) <= rho.
+    k, mu, rho = 99, 0.1, 0.05
+    rng = np.random.default_rng(2)
+    w = rng.random(k)
+    sigma = weight_release_noise(k, mu, neighborhood, rho=rho, mechanism="gaussian")
+    w2 = _worst_neighbours(w, mu, neighborhood)
+    rho_eff = np.sum((w - w2) ** 2) / (2 * sigma ** 2)
+    assert rho_eff == pytest.approx(rho, rel=1e-9)
+    ys = w + sigma * rng.standard_normal((100000, k))
+    loss = gaussian_log_density(ys, w, sigma) - gaussian_log_density(ys, w2, sigma)
+    # Mean of 1e5 draws: 6 standard errors (false failure < 1e-8).
+    assert abs(loss.mean() - rho) < 6 * math.sqrt(2 * rho / 1e5)
+
+
+@pytest.mark.parametrize("mechanism, neighborhood", [("laplace", "l1"), ("laplace", "linf"),
+                                                     ("gaussian", "l1"), ("gaussian", "linf")])
+def test_release_tree_weights_uses_the_calibrated_scale(mechanism, neighborhood):
+    # The sampler really adds noise of the calibrated scale: release weights
+    # with wide bounds (clipping has probability < 1e-100) and normalize=False,
+    # then test noise / scale against the standard law (KS, alpha = 1e-6).
+    n = 9
+    u = np.arange(n - 1)
+    w = np.full(n - 1, 500.0)
+    tree = make_spanning_tree(u, u + 1, w, n)
+    budget = dict(epsilon=0.8) if mechanism == "laplace" else dict(rho=0.3)
+    scale = weight_release_noise(n - 1, 2.0, neighborhood, mechanism=mechanism, **budget)
+    gen = np.random.default_rng(3)
+    noise = np.concatenate([
+        release_tree_weights(tree, sensitivity=2.0, neighborhood=neighborhood,
+                             weight_bounds=(0.0, 1000.0), random_state=gen,
+                             mechanism=mechanism, normalize=False, **budget).weights - 500.0
+        for _ in range(300)])
+    law = stats.laplace if mechanism == "laplace" else stats.norm
+    assert stats.kstest(noise / scale, law.cdf).pvalue > ALPHA
+
+
+def test_laplace_mst_release_density_ratio():
+    # Laplace-MST releases the whole noisy graph (the MST is post-processing):
+    # its density ratio for worst-case neighbours equals eps under both
+    # neighbourhoods with the library's scales, and |E| eps under linf with
+    # the l1 scale.
+    rng = np.random.default_rng(4)
+    m, mu, eps = 30, 0.2, 1.0
+    w = rng.random(m)
+    for nb, scale in (("l1", mu / eps), ("linf", m * mu / eps)):
+        assert laplace_scale(release_sensitivity(m, mu, nb), eps) == pytest.approx(scale)
+        ratio = _worst_log_ratio_laplace(w, _worst_neighbours(w, mu, nb), scale)
+        assert ratio == pytest.approx(eps)
+    wrong = _worst_log_ratio_laplace(w, _worst_neighbours(w, mu, "linf"), mu / eps)
+    assert wrong == pytest.approx(m * eps)
+
+
+# ---------------------------------------------------------------------------
+# exponential mechanism
+# ---------------------------------------------------------------------------
+
+def test_exponential_mechanism_probabilities_and_sampling():
+    u = np.array([0.0, -1.0, -2.0, -0.5])
+    eps, du = 2.0, 0.5
+    logp = exponential_mechanism_log_probabilities(u, eps, du)
+    p = np.exp(eps * u / (2 * du))
+    np.testing.assert_allclose(np.exp(logp), p / p.sum())
+    rng = np.random.default_rng(5)
+    draws = np.array([exponential_mechanism(u, eps, du, rng) for _ in range(20000)])
+    counts = np.bincount(draws, minlength=4)
+    chi2 = np.sum((counts - 20000 * np.exp(logp)) ** 2 / (20000 * np.exp(logp)))
+    assert chi2 < stats.chi2.isf(ALPHA, 3)
+    # Neighbouring utilities (each moves by <= du): log ratio <= eps.
+    for d in np.array(np.meshgrid(*[[-du, 0, du]] * 4)).reshape(4, -1).T:
+        lp2 = exponential_mechanism_log_probabilities(u + d, eps, du)
+        assert np.max(np.abs(logp - lp2)) <= eps + 1e-12
+
+
+def test_exponential_mechanism_any_spread():
+    u = np.array([0.0, -1e6, -1e300])
+    logp = exponential_mechanism_log_probabilities(u, 1.0, 1.0)
+    assert np.all(np.isfinite(logp))
+    assert exponential_mechanism(u, 1.0, 1.0, np.random.default_rng(0)) == 0
+
+
+@pytest.mark.parametrize("args, exc, match", [
+    ((np.array([1.0]), 0.0, 1.0), ValueError, "epsilon"),
+    ((np.array([1.0]), 1.0, -1.0), ValueError, "sensitivity"),
+    ((np.array([np.nan]), 1.0, 1.0), ValueError, "finite"),
+    ((np.array([]), 1.0, 1.0), ValueError, "non-empty"),
+    ((np.array([1.0]), "1", 1.0), TypeError, "epsilon"),
+])
+def test_exponential_mechanism_bad_input(args, exc, match):
+    with pytest.raises(exc, match=match):
+        exponential_mechanism_log_probabilities(*args)
+
+
+def test_release_sensitivity_bad_input():
+    with pytest.raises(ValueError, match="neighborhood"):
+        release_sensitivity(3, 1.0, "l2")
+    with pytest.raises(ValueError, match="norm"):
+        release_sensitivity(3, 1.0, "l1", norm="linf")
+    with pytest.raises(ValueError, match="sensitivity"):
+        release_sensitivity(3, 0.0, "l1")
+    with pytest.raises(ValueError, match="n_values"):
+        release_sensitivity(-1, 1.0, "l1")
