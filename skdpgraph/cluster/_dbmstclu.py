@@ -211,6 +211,11 @@ def _outside_nested(ufunc, a, lo, hi, identity):
     return ufunc(left, right)
 
 
+def _first_last(mask):
+    """First and last True positions of a boolean array with a True."""
+    return int(mask.argmax()), mask.size - 1 - int(mask[::-1].argmax())
+
+
 def _covering(e, alive, first, last):
     """Live candidate positions whose subtree range covers ``[first, last]``."""
     k = np.arange(1, first + 1)
@@ -249,14 +254,11 @@ class _Cluster:
         self.n, self.term = n, term
         self.best = (-np.inf, -1, -1)
 
-    def _chain_disp(self, hits=None):
+    def _chain_disp(self):
         """Candidates whose subtree holds every edge of the cluster's largest
-        weight, and the exact largest weight of the rest of the cluster.
-
-        ``hits``: the positions of the edges of that weight, if known."""
-        if hits is None:
-            hits = np.flatnonzero(self.p == self.disp)
-        chain = _covering(self.e, self.alive, hits[0], hits[-1])
+        weight, and the exact largest weight of the rest of the cluster."""
+        first, last = _first_last(self.p == self.disp)
+        chain = _covering(self.e, self.alive, first, last)
         if not chain.size:
             return chain, np.empty(0)
         return chain, _outside_nested(np.maximum, self.p, chain, self.e[chain], -np.inf)
@@ -267,10 +269,10 @@ class _Cluster:
         empty = np.empty(0, dtype=np.int64)
         if not np.isfinite(self.sep):
             return empty, np.empty(0)
-        hits = np.flatnonzero(self.q == self.sep)
-        if hits[0] == 0:  # the root holds one: every candidate's rest has it
+        first, last = _first_last(self.q == self.sep)
+        if first == 0:  # the root holds one: every candidate's rest has it
             return empty, np.empty(0)
-        chain = _covering(self.e, self.alive, hits[0], hits[-1])
+        chain = _covering(self.e, self.alive, first, last)
         if not chain.size:
             return chain, np.empty(0)
         return chain, _outside_nested(np.minimum, self.q, chain, self.e[chain], np.inf)
@@ -387,13 +389,11 @@ class _Cluster:
         # An ancestor's largest inside edge changes only if it was the heaviest
         # edge of the subtree and no edge of that weight is left in its range;
         # such ancestors are the deepest ones, recomputed over their window.
-        hits_max = np.flatnonzero(self.p == max_a)
-        self._refresh_chain_suffix(self.d_in, self.p, np.maximum, -np.inf, anc, i,
-                                   self.d_in[anc] == max_a, hits_max, 1)
+        self._refresh(self.d_in, self.p, np.maximum, -np.inf, anc, i,
+                      self.d_in[anc] == max_a, 1)
         if np.isfinite(min_a):
-            hits_min = np.flatnonzero(self.q == min_a)
-            self._refresh_chain_suffix(self.m_in, self.q, np.minimum, np.inf, anc, i,
-                                       self.m_in[anc] == min_a, hits_min, 0)
+            self._refresh(self.m_in, self.q, np.minimum, np.inf, anc, i,
+                          self.m_in[anc] == min_a, 0)
         self.m_in[anc] = np.minimum(self.m_in[anc], wv)  # all contain the parent
         self.q[anc[-1]] = min(self.q[anc[-1]], wv)  # the parent gets the new cut edge
         self.sv[anc] = self._inside(anc)
@@ -404,7 +404,7 @@ class _Cluster:
             return a, ta, tb
         self.r -= s_a * self.vout
         self.r[anc[1:]] = self._values(anc[1:])
-        self._update_chains(i, anc[-1], wv, max_a, min_a, hits_max)
+        self._update_chains(i, anc[-1], wv, max_a, min_a)
         old = self.chain
         self.chain, exact = self._specials()
         if old.size or self.chain.size:
@@ -417,7 +417,7 @@ class _Cluster:
             self.r[touched] = self._values(touched)
         return a, ta, tb
 
-    def _update_chains(self, i, par, wv, max_a, min_a, hits_max):
+    def _update_chains(self, i, par, wv, max_a, min_a):
         """Bring both chains up to date after the subtree at ``i`` left.
 
         A chain is rebuilt when its defining set of positions changed;
@@ -425,7 +425,7 @@ class _Cluster:
         extreme are recomputed, and the new cut at ``par`` lowers the
         separation of members whose rest contains it."""
         if max_a == self.disp:
-            self.cd, self.vd = self._chain_disp(hits_max)
+            self.cd, self.vd = self._chain_disp()
         elif self.cd.size:
             redo = ((i < self.cd) | (i >= self.e[self.cd])) & (self.vd == max_a)
             if redo.any():
@@ -448,21 +448,16 @@ class _Cluster:
             par_out = (par < cs) | (par >= self.e[cs])
             self.vs[par_out] = np.minimum(self.vs[par_out], wv)
 
-    def _refresh_chain_suffix(self, agg, values, ufunc, identity, anc, mid, maybe,
-                              hits, offset):
-        """Recompute ``agg`` (a subtree maximum or minimum of ``values``) for
-        the ancestors ``anc[maybe]`` whose range ``[k + offset, e[k])`` keeps
-        no position in ``hits`` (the positions still holding the old value)."""
+    def _refresh(self, agg, values, ufunc, identity, anc, mid, maybe, offset):
+        """Recompute ``agg`` (a subtree maximum or minimum of ``values`` over
+        ``[k + offset, e[k])``) for the ancestors ``anc[maybe]``: those whose
+        extreme may have left with the subtree. They are the deepest
+        ancestors, so their ranges are nested in the first one's window."""
         if not maybe.any():
             return
-        cand = anc[maybe]
-        ends = self.e[cand]
-        kept = np.searchsorted(hits, ends) > np.searchsorted(hits, cand + offset)
-        todo = cand[~kept]
-        if not todo.size:
-            return
+        todo = anc[maybe]
         lo = int(todo[0])
-        window = values[lo:int(ends[~kept][0])]
+        window = values[lo:int(self.e[lo])]
         agg[todo] = _inside_nested(ufunc, window, todo - lo + offset, self.e[todo] - lo,
                                    mid - lo, identity)
 
