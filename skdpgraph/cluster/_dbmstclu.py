@@ -21,6 +21,7 @@ from sklearn.utils._param_validation import StrOptions
 from .._graph import check_graph, graph_edges
 from .._rooted import range_max, root_forest
 from .._tree import SpanningTree, tree_from_graph
+from ._base import set_dbmstclu_attributes
 
 __all__ = ["DBMSTClu", "DBMSTCluResult", "dbmstclu", "dbcvi_score", "validity_index"]
 
@@ -692,12 +693,7 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
         tree = tree_from_graph(graph)
         res = dbmstclu(tree)
         self.tree_ = tree.tree
-        self.labels_ = res.labels
-        self.n_clusters_ = res.n_clusters
-        self.dbcvi_ = res.dbcvi
-        self.cut_edges_ = res.cut_edges
-        self.cut_weights_ = res.cut_weights
-        self.dbcvi_path_ = res.dbcvi_path
+        set_dbmstclu_attributes(self, res)
         return self
 
     def __sklearn_tags__(self):

@@ -15,6 +15,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._graph import check_random_state_or_entropy
 from ..perturbation import check_adjacency
+from ._base import AdjacencyInputMixin
 
 __all__ = ["GraphKMedoids", "graph_distances"]
 
@@ -52,7 +53,7 @@ def graph_distances(adjacency, *, weighted=False):
     return shortest_path(A, method="D", directed=False, unweighted=not weighted)
 
 
-class GraphKMedoids(ClusterMixin, BaseEstimator):
+class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     """k-medoids clustering of the nodes of a graph on shortest-path distances.
 
     Graph k-medoids as evaluated by Muelle et al. for PIG: the distance
@@ -160,13 +161,6 @@ class GraphKMedoids(ClusterMixin, BaseEstimator):
         self.init = init
         self.max_iter = max_iter
         self.random_state = random_state
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = True
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = True
-        return tags
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):

@@ -11,11 +11,12 @@ from ..perturbation import (
     _resolve_privacy,
     check_adjacency,
 )
+from ._base import AdjacencyInputMixin
 
 __all__ = ["PrivateGraphClustering"]
 
 
-class PrivateGraphClustering(ClusterMixin, BaseEstimator):
+class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     """Edge-differentially private graph clustering: flip edges, then cluster.
 
     PIG (Muelle et al. 2015): the graph's adjacency is perturbed by edge
@@ -113,13 +114,6 @@ class PrivateGraphClustering(ClusterMixin, BaseEstimator):
         self.s = s
         self.random_state = random_state
         self.accountant = accountant
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = True
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = True
-        return tags
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None):

@@ -28,6 +28,7 @@ from ..accounting import approx_dp_to_zcdp, zcdp_to_approx_dp
 from ..spanning_tree import (SpanningTree, _check_bounds, _offdiag_range, warn_out_of_bounds,
                              data_weight_bounds, edges_to_csr, laplace_mst,
                              normalize_weights, pamst, release_tree_weights)
+from ._base import set_dbmstclu_attributes
 from ._dbmstclu import _n_features, dbmstclu
 
 __all__ = ["PrivateMSTClustering", "TREE_MECHANISMS", "TreeMechanism",
@@ -345,11 +346,7 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
             self._fit_X = None
         self.tree_ = released.tree
         self.tree_edges_ = released.edges
-        self.labels_ = res.labels
-        self.n_clusters_ = res.n_clusters
-        self.dbcvi_ = res.dbcvi
-        self.cut_edges_ = res.cut_edges
-        self.dbcvi_path_ = res.dbcvi_path
+        set_dbmstclu_attributes(self, res)
         self.weight_bounds_ = bounds
         self.epsilon_spent_ = plan["epsilon_spent"]
         self.delta_spent_ = plan["delta_spent"]

@@ -10,6 +10,7 @@ from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
 from sklearn.utils._param_validation import Interval
 
 from ..perturbation import check_adjacency
+from ._base import AdjacencyInputMixin
 
 __all__ = ["SCAN", "SCANResult", "scan", "structural_similarity"]
 
@@ -242,7 +243,7 @@ def scan(adjacency, *, similarity_threshold=0.7, min_neighbors=2):
     return _scan_canonical(A, float(similarity_threshold), int(min_neighbors))
 
 
-class SCAN(ClusterMixin, BaseEstimator):
+class SCAN(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     """SCAN structural graph clustering (Xu et al. 2007), with hubs and outliers.
 
     Read more in :func:`scan`. The input is the adjacency of an undirected
@@ -303,13 +304,6 @@ class SCAN(ClusterMixin, BaseEstimator):
     def __init__(self, similarity_threshold=0.7, min_neighbors=2):
         self.similarity_threshold = similarity_threshold
         self.min_neighbors = min_neighbors
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = True
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = True
-        return tags
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
