@@ -1,0 +1,175 @@
+"""Brute-force references for the private spanning-tree mechanisms (tests only).
+
+Everything here enumerates: all spanning trees of a tiny graph, and for the
+sequential mechanisms all orders in which a tree's edges can be chosen. The
+laws are computed exactly (in log space) from the definitions, independently
+of the library's samplers.
+"""
+
+import itertools
+import math
+
+import numpy as np
+from scipy.special import logsumexp
+from scipy.stats import chi2
+
+
+def spanning_trees(u, v, n):
+    """All spanning forests of maximal size (one tree per component).
+
+    Returns a list of sorted tuples of edge indices.
+    """
+    m = len(u)
+    # size of a spanning forest
+    parent = list(range(n))
+
+    def find(p, a):
+        while p[a] != a:
+            a = p[a]
+        return a
+
+    for e in range(m):
+        a, b = find(parent, u[e]), find(parent, v[e])
+        if a != b:
+            parent[a] = b
+    k = n - len({find(parent, x) for x in range(n)})
+    out = []
+    for comb in itertools.combinations(range(m), k):
+        p = list(range(n))
+        ok = True
+        for e in comb:
+            a, b = find(p, u[e]), find(p, v[e])
+            if a == b:
+                ok = False
+                break
+            p[a] = b
+        if ok:
+            out.append(tuple(comb))
+    return out
+
+
+def _creates_cycle(prefix, e, u, v, n):
+    p = list(range(n))
+
+    def find(a):
+        while p[a] != a:
+            a = p[a]
+        return a
+
+    for f in prefix:
+        p[find(u[f])] = find(v[f])
+    return find(u[e]) == find(v[e])
+
+
+def exponential_tree_log_law(trees, w, c):
+    """``log P(T)`` for ``P(T) ~ exp(-c w(T))``."""
+    lw = np.array([-c * sum(w[e] for e in t) for t in trees])
+    return lw - logsumexp(lw)
+
+
+def kruskal_em_log_law(trees, u, v, w, n, b):
+    """Exact law of the MST of ``w - b Gumbel`` (sequential exponential mechanism).
+
+    ``P(T) = sum over orders of T's edges of prod_k exp(-w(e_k)/b) /
+    sum_{f acyclic with the prefix, not yet chosen} exp(-w(f)/b)``.
+    """
+    m = len(u)
+    out = []
+    for t in trees:
+        terms = []
+        for perm in itertools.permutations(t):
+            lp = 0.0
+            for i, e in enumerate(perm):
+                prefix = perm[:i]
+                valid = [f for f in range(m) if f not in prefix
+                         and not _creates_cycle(prefix, f, u, v, n)]
+                lp += -w[e] / b - logsumexp([-w[f] / b for f in valid])
+            terms.append(lp)
+        out.append(logsumexp(terms))
+    return np.array(out)
+
+
+def prim_em_log_law(trees, u, v, w, n, b):
+    """Exact law of Prim with exponential-mechanism steps from a uniform root.
+
+    Connected graphs only. ``P(T) = (1/n) sum_r sum over orders of T's edges
+    that grow a tree from r of prod_k exp(-w(e_k)/b) / sum_{cut} exp(-w/b)``.
+    """
+    m = len(u)
+    out = []
+    for t in trees:
+        terms = []
+        for r in range(n):
+            for perm in itertools.permutations(t):
+                inside = {r}
+                lp = 0.0
+                ok = True
+                for e in perm:
+                    if (u[e] in inside) == (v[e] in inside):
+                        ok = False
+                        break
+                    cut = [f for f in range(m) if (u[f] in inside) != (v[f] in inside)]
+                    lp += -w[e] / b - logsumexp([-w[f] / b for f in cut])
+                    inside |= {u[e], v[e]}
+                if ok:
+                    terms.append(lp - math.log(n))
+        out.append(logsumexp(terms))
+    return np.array(out)
+
+
+def chi_square_pvalue(counts, probs, min_expected=5.0):
+    """p-value of Pearson's chi-square test, pooling cells expected below 5."""
+    counts = np.asarray(counts, dtype=float)
+    probs = np.asarray(probs, dtype=float)
+    N = counts.sum()
+    exp = probs * N
+    big = exp >= min_expected
+    obs = list(counts[big])
+    ex = list(exp[big])
+    if (~big).any():
+        if exp[~big].sum() > 0:
+            obs.append(counts[~big].sum())
+            ex.append(exp[~big].sum())
+        elif counts[~big].sum() > 0:
+            return 0.0  # an outcome of probability zero was observed
+    obs, ex = np.array(obs), np.array(ex)
+    stat = float(np.sum((obs - ex) ** 2 / ex))
+    return float(chi2.sf(stat, obs.size - 1))
+
+
+def renyi_divergence(logp, logq, alpha):
+    """``D_alpha(P || Q)`` of two finite laws given in log space."""
+    return float(logsumexp(alpha * logp + (1.0 - alpha) * logq) / (alpha - 1.0))
+
+
+def neighbours(w, mu, neighborhood):
+    """Worst-case neighbouring weight vectors (the extreme points).
+
+    ``"linf"``: every sign pattern ``w + mu s``, ``s in {-1, 0, 1}^m`` (the
+    vertices of the box and more). ``"l1"``: ``w +- mu e_i`` for each edge.
+    """
+    w = np.asarray(w, dtype=float)
+    m = w.size
+    if neighborhood == "l1":
+        for i in range(m):
+            for s in (-1.0, 1.0):
+                d = np.zeros(m)
+                d[i] = s * mu
+                yield w + d
+    else:
+        for s in itertools.product((-1.0, 0.0, 1.0), repeat=m):
+            yield w + mu * np.array(s)
+
+
+def ensure_registered():
+    """Make the newer trees available to PrivateMSTClustering (idempotent)."""
+    from skdpgraph._exponential_tree import exponential_tree
+    from skdpgraph._input_perturbation import input_perturbation_tree
+    from skdpgraph._noisy_max_prim import noisy_max_prim_tree
+    from skdpgraph.cluster._private_mst import TREE_MECHANISMS, register_tree_mechanism
+
+    for name, func in (("exponential", exponential_tree),
+                       ("noisy_max_prim", noisy_max_prim_tree),
+                       ("input_perturbation", input_perturbation_tree)):
+        if name not in TREE_MECHANISMS:
+            register_tree_mechanism(name, func, "topology")
