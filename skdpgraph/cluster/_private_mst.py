@@ -23,7 +23,10 @@ from sklearn.utils import check_array
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import _check_feature_names, check_is_fitted, validate_data
 
+from .._exponential_tree import exponential_tree
 from .._graph import _is_networkx_graph, check_graph, check_random_state_or_entropy
+from .._input_perturbation import input_perturbation_tree
+from .._noisy_max_prim import noisy_max_prim_tree
 from ..accounting import approx_dp_to_zcdp, zcdp_to_approx_dp
 from ..spanning_tree import (SpanningTree, _check_bounds, _offdiag_range, warn_out_of_bounds,
                              data_weight_bounds, edges_to_csr, laplace_mst,
@@ -58,6 +61,12 @@ class TreeMechanism(NamedTuple):
 TREE_MECHANISMS = {
     "pamst": TreeMechanism(pamst, "topology"),
     "laplace": TreeMechanism(laplace_mst, "weights"),
+    # Hladik and Tetek (FORC 2025): the exponential mechanism over all trees.
+    "exponential": TreeMechanism(exponential_tree, "topology"),
+    # Pagh, Retschmeier, Wu and Zhang (2024): one Gumbel perturbation, then MST.
+    "input_perturbation": TreeMechanism(input_perturbation_tree, "topology"),
+    # Pagh and Retschmeier (2024): Prim with Report-Noisy-Max, zCDP.
+    "noisy_max_prim": TreeMechanism(noisy_max_prim_tree, "topology"),
 }
 
 
@@ -187,8 +196,15 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         (used by GridSearchCV) copies it; a ``BudgetAccountant`` copies to
         itself, so clones share its budget (not across ``n_jobs`` processes).
     tree_mechanism : str, default="pamst"
-        A key of ``TREE_MECHANISMS``: ``"pamst"`` (PTClust, [1]_) or
-        ``"laplace"`` (Laplace-MST then DBMSTClu, the thesis's comparison).
+        A key of ``TREE_MECHANISMS``: ``"pamst"`` (PTClust, [1]_),
+        ``"laplace"`` (Laplace-MST then DBMSTClu, the thesis's comparison),
+        ``"exponential"`` (the exponential mechanism over all spanning trees,
+        Hladik and Tetek 2025), ``"input_perturbation"`` (one Gumbel
+        perturbation of all weights, then the exact MST; Pagh, Retschmeier,
+        Wu and Zhang 2024) or ``"noisy_max_prim"`` (Prim with
+        Report-Noisy-Max; Pagh and Retschmeier 2024). The last three release
+        a topology, whose weights are then released as for PAMST; see
+        ``docs/private_trees.md`` for each guarantee and running time.
     metric : str or callable, default="euclidean"
         ``"precomputed"``: ``X`` is a graph (dense distance matrix = complete
         graph; sparse matrix = its stored entries are the edges). Otherwise
