@@ -160,16 +160,3 @@ def neighbours(w, mu, neighborhood):
         for s in itertools.product((-1.0, 0.0, 1.0), repeat=m):
             yield w + mu * np.array(s)
 
-
-def ensure_registered():
-    """Make the newer trees available to PrivateMSTClustering (idempotent)."""
-    from skdpgraph._exponential_tree import exponential_tree
-    from skdpgraph._input_perturbation import input_perturbation_tree
-    from skdpgraph._noisy_max_prim import noisy_max_prim_tree
-    from skdpgraph.cluster._private_mst import TREE_MECHANISMS, register_tree_mechanism
-
-    for name, func in (("exponential", exponential_tree),
-                       ("noisy_max_prim", noisy_max_prim_tree),
-                       ("input_perturbation", input_perturbation_tree)):
-        if name not in TREE_MECHANISMS:
-            register_tree_mechanism(name, func, "topology")

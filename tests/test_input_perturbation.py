@@ -21,7 +21,6 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from _spanning_tree_reference import (
     chi_square_pvalue,
-    ensure_registered,
     kruskal_em_log_law,
     neighbours,
     renyi_divergence,
@@ -257,8 +256,6 @@ def test_input_not_modified_and_seed_reproducible():
 # ---------------------------------------------------------------------------
 # PrivateMSTClustering(tree_mechanism="input_perturbation")
 # ---------------------------------------------------------------------------
-
-ensure_registered()
 
 CHECKED = [
     PrivateMSTClustering(tree_mechanism="input_perturbation", sensitivity=1e-3,

@@ -18,7 +18,6 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from _spanning_tree_reference import (
     chi_square_pvalue,
-    ensure_registered,
     neighbours,
     prim_em_log_law,
     renyi_divergence,
@@ -172,8 +171,6 @@ def test_reproducible_and_input_untouched():
 # ---------------------------------------------------------------------------
 # PrivateMSTClustering(tree_mechanism="noisy_max_prim")
 # ---------------------------------------------------------------------------
-
-ensure_registered()
 
 CHECKED = [
     PrivateMSTClustering(tree_mechanism="noisy_max_prim", sensitivity=1e-3,
