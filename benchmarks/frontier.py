@@ -312,6 +312,10 @@ def report(ari, thr, epsilons, exact):
                     continue
                 best_lab = min(others, key=others.get)
                 best = others[best_lab]
+                if b == -np.inf:
+                    verdicts.append((name, nb, mu, None, "PTClust-PAMST reaches it at the grid "
+                                     "floor: goal undetermined" + pure_note))
+                    continue
                 lo = epsilons[0] if best == -np.inf else best
                 if b == np.inf:  # not reached up to max(grid end, 10 x best)
                     ratio, rel = max(10.0, epsilons[-1] / lo), ">"
