@@ -28,39 +28,16 @@ import numpy as np
 from scipy.sparse.csgraph import minimum_spanning_tree as scipy_mst
 
 from skdpgraph._exponential_tree import exponential_tree
-from skdpgraph._graph import check_graph, edges_to_csr
+from skdpgraph._graph import check_graph
 from skdpgraph._input_perturbation import input_perturbation_tree
 from skdpgraph._noisy_max_prim import noisy_max_prim_tree
 from skdpgraph._ust import UstBudgetError
 from skdpgraph.datasets import make_homogeneous_moons
 from skdpgraph.spanning_tree import laplace_mst, pamst
 
+from bench_private_tree import best_of, random_connected_graph  # the same graph
+
 MU = 0.01
-
-
-def random_connected_graph(n_nodes, n_edges, seed=0):
-    """A random recursive tree plus uniform random extra edges; U(0, 1) weights."""
-    rng = np.random.default_rng(seed)
-    child = np.arange(1, n_nodes)
-    parent = (rng.random(n_nodes - 1) * child).astype(np.int64)
-    tree_keys = parent * n_nodes + child
-    u = rng.integers(0, n_nodes, int(n_edges * 1.2))
-    v = rng.integers(0, n_nodes, u.size)
-    keep = u != v
-    extra = np.unique(np.minimum(u[keep], v[keep]) * n_nodes + np.maximum(u[keep], v[keep]))
-    extra = np.setdiff1d(extra, tree_keys, assume_unique=True)
-    extra = rng.permutation(extra)[: n_edges - (n_nodes - 1)]
-    key = np.concatenate([tree_keys, extra])
-    return edges_to_csr(key // n_nodes, key % n_nodes, rng.random(key.size), n_nodes)
-
-
-def best_of(fn, repeat=3):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def timed(fn):
@@ -76,7 +53,7 @@ def main():
     print("== 1. sparse graph, 10^6 edges ==")
     G = random_connected_graph(100_000, 1_000_000)
     print(f"nodes {G.shape[0]}, edges {G.nnz // 2}, weights U(0, 1), mu = {MU}")
-    t_mst = best_of(lambda: scipy_mst(G))
+    t_mst, _ = best_of(lambda: scipy_mst(G))
     print(f"{'scipy minimum_spanning_tree':<52}{t_mst:8.3f} s   ratio 1")
     runs = [
         ("pamst, eps=1, l1 (pure)",
@@ -95,7 +72,7 @@ def main():
          lambda: noisy_max_prim_tree(G, 1.0, delta=1e-6, sensitivity=MU, random_state=0)),
     ]
     for label, fn in runs:
-        t = best_of(fn)
+        t, _ = best_of(fn)
         print(f"{label:<52}{t:8.3f} s   ratio {t / t_mst:6.1f}")
     print("exponential mechanism over trees, l1 (c = eps / (2 mu)):")
     for c in (1.0, 10.0, 25.0, 40.0, 50.0, 70.0):
@@ -111,7 +88,7 @@ def main():
                 np.random.default_rng(0).normal(0, 0.1, (500, 2)),
                 np.random.default_rng(1).normal(1, 0.1, (500, 2))]), metric="euclidean"))):
         sp_graph = graph if hasattr(graph, "nnz") else None
-        t_ref = best_of(lambda: scipy_mst(sp_graph if sp_graph is not None else graph))
+        t_ref, _ = best_of(lambda: scipy_mst(sp_graph if sp_graph is not None else graph))
         m = graph.nnz // 2 if sp_graph is not None else 1000 * 999 // 2
         print(f"{label}: {m} edges; scipy MST {t_ref:.3f} s")
         for c in (1.0, 10.0, 30.0, 100.0, 300.0, 1e3, 1e4, 1e6):

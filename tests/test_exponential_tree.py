@@ -8,12 +8,9 @@ error: a calibration off by a factor 2 moves the chi-square statistic by
 thousands.
 """
 
-import warnings
-
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from _spanning_tree_reference import (
     chi_square_pvalue,
@@ -31,8 +28,6 @@ from skdpgraph._ust import (
     _ust_by_elimination,
     sample_weighted_ust,
 )
-from skdpgraph.accounting import PrivacyLeakWarning
-from skdpgraph.cluster._private_mst import PrivateMSTClustering
 
 P_REJECT = 5e-8
 
@@ -387,41 +382,3 @@ def test_trap_elimination_is_exact():
         picked = _ust_with_trap_elimination(u, v, -c * w, n, rng, 6000, None)
         counts[trees.index(tuple(sorted(picked.tolist())))] += 1
     assert chi_square_pvalue(counts, np.exp(logp)) > P_REJECT
-
-
-# ---------------------------------------------------------------------------
-# PrivateMSTClustering(tree_mechanism="exponential")
-# ---------------------------------------------------------------------------
-
-CHECKED = [
-    PrivateMSTClustering(tree_mechanism="exponential", sensitivity=1e-3,
-                         weight_bounds=(0.0, 10.0), random_state=0),
-    PrivateMSTClustering(tree_mechanism="exponential", sensitivity=1e-3,
-                         weight_bounds=(0.0, 10.0), accounting="zcdp", delta=1e-6,
-                         neighborhood="linf", random_state=0),
-]
-
-
-@parametrize_with_checks(CHECKED)
-def test_sklearn_compatible(estimator, check):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PrivacyLeakWarning)
-        check(estimator)
-
-
-@pytest.mark.parametrize("accounting", ["pure", "zcdp"])
-def test_estimator_end_to_end(accounting):
-    from sklearn.datasets import make_blobs
-    from sklearn.metrics import adjusted_rand_score
-
-    X, y = make_blobs(n_samples=90, centers=[[0, 0], [10, 0], [0, 10]], cluster_std=0.5,
-                      random_state=0)
-    delta = 1e-6 if accounting == "zcdp" else None
-    model = PrivateMSTClustering(epsilon=50.0, sensitivity=1e-3, weight_bounds=(0.0, 20.0),
-                                 accounting=accounting, delta=delta,
-                                 tree_mechanism="exponential", random_state=0)
-    labels = model.fit_predict(X)
-    assert adjusted_rand_score(y, labels) > 0.9
-    assert model.tree_edges_.shape == (89, 2)
-    assert model.epsilon_spent_ <= 50.0 + 1e-9
-    assert model.delta_spent_ == (1e-6 if accounting == "zcdp" else 0.0)

@@ -10,11 +10,9 @@ seed; with fewer than ten of them the file's false-failure rate is below
 """
 
 import math
-import warnings
 
 import numpy as np
 import pytest
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from _spanning_tree_reference import (
     chi_square_pvalue,
@@ -25,8 +23,7 @@ from _spanning_tree_reference import (
 )
 from skdpgraph._graph import check_graph, edges_to_csr, graph_edges
 from skdpgraph._noisy_max_prim import noisy_max_prim_scale, noisy_max_prim_tree
-from skdpgraph.accounting import PrivacyLeakWarning, approx_dp_to_zcdp
-from skdpgraph.cluster._private_mst import PrivateMSTClustering
+from skdpgraph.accounting import approx_dp_to_zcdp
 
 P_REJECT = 1e-7
 
@@ -166,41 +163,3 @@ def test_reproducible_and_input_untouched():
     np.testing.assert_array_equal(a.edges, b.edges)
     np.testing.assert_array_equal(graph, before)
     assert math.isfinite(a.weights.sum())
-
-
-# ---------------------------------------------------------------------------
-# PrivateMSTClustering(tree_mechanism="noisy_max_prim")
-# ---------------------------------------------------------------------------
-
-CHECKED = [
-    PrivateMSTClustering(tree_mechanism="noisy_max_prim", sensitivity=1e-3,
-                         weight_bounds=(0.0, 10.0), random_state=0),
-    PrivateMSTClustering(tree_mechanism="noisy_max_prim", sensitivity=1e-3,
-                         weight_bounds=(0.0, 10.0), accounting="zcdp", delta=1e-6,
-                         neighborhood="linf", random_state=0),
-]
-
-
-@parametrize_with_checks(CHECKED)
-def test_sklearn_compatible(estimator, check):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PrivacyLeakWarning)
-        check(estimator)
-
-
-@pytest.mark.parametrize("accounting", ["pure", "zcdp"])
-def test_estimator_end_to_end(accounting):
-    from sklearn.datasets import make_blobs
-    from sklearn.metrics import adjusted_rand_score
-
-    X, y = make_blobs(n_samples=90, centers=[[0, 0], [10, 0], [0, 10]], cluster_std=0.5,
-                      random_state=0)
-    delta = 1e-6 if accounting == "zcdp" else None
-    model = PrivateMSTClustering(epsilon=50.0, sensitivity=1e-3, weight_bounds=(0.0, 20.0),
-                                 accounting=accounting, delta=delta,
-                                 tree_mechanism="noisy_max_prim", random_state=0)
-    labels = model.fit_predict(X)
-    assert adjusted_rand_score(y, labels) > 0.9
-    assert model.tree_edges_.shape == (89, 2)
-    assert model.epsilon_spent_ <= 50.0 + 1e-9
-    assert model.delta_spent_ == (1e-6 if accounting == "zcdp" else 0.0)

@@ -1,13 +1,13 @@
-"""Every registered tree mechanism works inside PrivateMSTClustering.
+"""Every registered tree mechanism works inside PrivateMSTClustering."""
 
-(scikit-learn's estimator checks for each mechanism are in its own test file.)"""
+import warnings
 
-import numpy as np
 import pytest
 from sklearn.datasets import make_blobs
 from sklearn.metrics import adjusted_rand_score
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skdpgraph.accounting import BudgetAccountant
+from skdpgraph.accounting import BudgetAccountant, PrivacyLeakWarning
 from skdpgraph.cluster import TREE_MECHANISMS, PrivateMSTClustering
 
 NEW = ["exponential", "input_perturbation", "noisy_max_prim"]
@@ -33,3 +33,33 @@ def test_fit_spends_exactly_the_budget(mechanism, accounting):
     # with a tiny sensitivity the released tree carries the signal
     assert adjusted_rand_score(y, model.labels_) > 0.4
 
+
+CHECKED = [
+    PrivateMSTClustering(tree_mechanism=mechanism, sensitivity=1e-3,
+                         weight_bounds=(0.0, 10.0), random_state=0, **extra)
+    for mechanism in NEW
+    for extra in ({}, {"accounting": "zcdp", "delta": 1e-6, "neighborhood": "linf"})
+]
+
+
+@parametrize_with_checks(CHECKED)
+def test_sklearn_compatible(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PrivacyLeakWarning)
+        check(estimator)
+
+
+@pytest.mark.parametrize("mechanism", NEW)
+@pytest.mark.parametrize("accounting", ["pure", "zcdp"])
+def test_estimator_end_to_end(mechanism, accounting):
+    X, y = make_blobs(n_samples=90, centers=[[0, 0], [10, 0], [0, 10]], cluster_std=0.5,
+                      random_state=0)
+    delta = 1e-6 if accounting == "zcdp" else None
+    model = PrivateMSTClustering(epsilon=50.0, sensitivity=1e-3, weight_bounds=(0.0, 20.0),
+                                 accounting=accounting, delta=delta,
+                                 tree_mechanism=mechanism, random_state=0)
+    labels = model.fit_predict(X)
+    assert adjusted_rand_score(y, labels) > 0.9
+    assert model.tree_edges_.shape == (89, 2)
+    assert model.epsilon_spent_ <= 50.0 + 1e-9
+    assert model.delta_spent_ == (1e-6 if accounting == "zcdp" else 0.0)
