@@ -160,3 +160,24 @@ def neighbours(w, mu, neighborhood):
         for s in itertools.product((-1.0, 0.0, 1.0), repeat=m):
             yield w + mu * np.array(s)
 
+
+def random_k5():
+    """The complete graph on 5 random points of the unit square (seed 3)."""
+    from skdpgraph._graph import check_graph
+
+    return check_graph(np.random.default_rng(3).random((5, 2)), metric="euclidean")
+
+
+def tree_counts(sampler, graph, trees, n_samples, seed, **kwargs):
+    """How often ``sampler(graph, random_state=rng, **kwargs)`` returns each
+    tree of ``trees`` (edge-index tuples from :func:`spanning_trees`)."""
+    from skdpgraph._graph import graph_edges
+
+    u, v, _ = graph_edges(graph)
+    pos = {(int(a), int(b)): i for i, (a, b) in enumerate(zip(u, v))}
+    rng = np.random.default_rng(seed)
+    counts = np.zeros(len(trees))
+    for _ in range(n_samples):
+        T = sampler(graph, random_state=rng, **kwargs)
+        counts[trees.index(tuple(sorted(pos[(int(a), int(b))] for a, b in T.edges)))] += 1
+    return counts

@@ -16,7 +16,9 @@ from _spanning_tree_reference import (
     chi_square_pvalue,
     exponential_tree_log_law,
     neighbours,
+    random_k5,
     spanning_trees,
+    tree_counts,
 )
 from skdpgraph._exponential_tree import exponential_tree, exponential_tree_scale
 from skdpgraph._graph import check_graph, edges_to_csr, graph_edges
@@ -30,12 +32,6 @@ from skdpgraph._ust import (
 )
 
 P_REJECT = 5e-8
-
-
-def _dense_k5():
-    rng = np.random.default_rng(3)
-    X = rng.random((5, 2))
-    return check_graph(X, metric="euclidean")
 
 
 def _sparse_graph():
@@ -53,23 +49,11 @@ def _forest_graph():
     return edges_to_csr(u, v, w, 7)
 
 
-def _tree_index(trees, edges, u, v):
-    pos = {(int(a), int(b)): i for i, (a, b) in enumerate(zip(u, v))}
-    key = tuple(sorted(pos[(int(a), int(b))] for a, b in edges))
-    return trees.index(key)
-
-
 def _sample_counts(graph, trees, n_samples, seed, **kwargs):
-    u, v, _ = graph_edges(graph)
-    rng = np.random.default_rng(seed)
-    counts = np.zeros(len(trees))
-    for _ in range(n_samples):
-        T = exponential_tree(graph, random_state=rng, **kwargs)
-        counts[_tree_index(trees, T.edges, u, v)] += 1
-    return counts
+    return tree_counts(exponential_tree, graph, trees, n_samples, seed, **kwargs)
 
 
-@pytest.mark.parametrize("graph_fn", [_dense_k5, _sparse_graph, _forest_graph])
+@pytest.mark.parametrize("graph_fn", [random_k5, _sparse_graph, _forest_graph])
 @pytest.mark.parametrize("neighborhood", ["l1", "linf"])
 def test_exponential_tree_law_matches_enumeration(graph_fn, neighborhood):
     graph = graph_fn()
@@ -116,7 +100,7 @@ def test_blocked_dense_elimination_is_exact(monkeypatch):
     original = ust._eliminate_dense_linear
     monkeypatch.setattr(ust, "_eliminate_dense_linear",
                         lambda *a, **k: original(*a, block=2))
-    graph = _dense_k5()
+    graph = random_k5()
     u, v, w = graph_edges(graph)
     trees = spanning_trees(u, v, 5)
     rng = np.random.default_rng(8)
@@ -170,7 +154,7 @@ def test_auto_fallback_keeps_the_law_exact():
 
 
 def test_pruned_edges_are_improbable():
-    graph = _dense_k5()
+    graph = random_k5()
     u, v, w = graph_edges(graph)
     c = 400.0
     keep = _prune(u, v, -c * w, 5)
@@ -192,7 +176,7 @@ def test_pruned_edges_are_improbable():
 @pytest.mark.parametrize("neighborhood", ["l1", "linf"])
 def test_privacy_audit_exact(neighborhood):
     """Largest log-ratio of tree probabilities over neighbours is <= epsilon."""
-    graph = _dense_k5()
+    graph = random_k5()
     u, v, w = graph_edges(graph)
     trees = spanning_trees(u, v, 5)
     A = np.zeros((len(trees), u.size))
@@ -213,7 +197,7 @@ def test_privacy_audit_exact(neighborhood):
 
 
 def test_linf_with_l1_calibration_fails_the_audit():
-    graph = _dense_k5()
+    graph = random_k5()
     u, v, w = graph_edges(graph)
     trees = spanning_trees(u, v, 5)
     A = np.zeros((len(trees), u.size))
@@ -296,7 +280,7 @@ def test_bad_parameters(kwargs, exc, match):
     params = dict(epsilon=1.0, sensitivity=0.1, neighborhood="l1")
     params.update(kwargs)
     with pytest.raises(exc, match=match):
-        exponential_tree(_dense_k5(), **params)
+        exponential_tree(random_k5(), **params)
 
 
 def test_input_not_modified():

@@ -21,10 +21,12 @@ from _spanning_tree_reference import (
     chi_square_pvalue,
     kruskal_em_log_law,
     neighbours,
+    random_k5,
     renyi_divergence,
     spanning_trees,
+    tree_counts,
 )
-from skdpgraph._graph import check_graph, edges_to_csr, graph_edges
+from skdpgraph._graph import edges_to_csr, graph_edges
 from skdpgraph._input_perturbation import input_perturbation_scale, input_perturbation_tree
 from skdpgraph.accounting import approx_dp_to_zcdp
 
@@ -40,23 +42,11 @@ def _audit_graph():
     return edges_to_csr(AU, AV, AW, 4)
 
 
-def _k5():
-    return check_graph(np.random.default_rng(3).random((5, 2)), metric="euclidean")
-
-
 def _counts(graph, trees, n_samples, seed, **kwargs):
-    u, v, _ = graph_edges(graph)
-    pos = {(int(a), int(b)): i for i, (a, b) in enumerate(zip(u, v))}
-    rng = np.random.default_rng(seed)
-    counts = np.zeros(len(trees))
-    for _ in range(n_samples):
-        T = input_perturbation_tree(graph, random_state=rng, **kwargs)
-        key = tuple(sorted(pos[(int(a), int(b))] for a, b in T.edges))
-        counts[trees.index(key)] += 1
-    return counts
+    return tree_counts(input_perturbation_tree, graph, trees, n_samples, seed, **kwargs)
 
 
-@pytest.mark.parametrize("graph_fn", [_audit_graph, _k5])
+@pytest.mark.parametrize("graph_fn", [_audit_graph, random_k5])
 def test_gumbel_mst_is_the_sequential_exponential_mechanism(graph_fn):
     graph = graph_fn()
     n = graph.shape[0]
@@ -132,7 +122,7 @@ def test_too_little_gumbel_noise_fails_the_audit():
 
 
 def test_gumbel_returns_true_weights_dense_and_sparse():
-    for graph in (_k5(), _audit_graph()):
+    for graph in (random_k5(), _audit_graph()):
         T = input_perturbation_tree(graph, 1.0, sensitivity=0.1, random_state=0)
         np.testing.assert_array_equal(T.weights, np.asarray(graph[T.edges[:, 0], T.edges[:, 1]]).ravel())
 
@@ -238,11 +228,11 @@ def test_bad_parameters(kwargs, match):
     params = dict(epsilon=1.0, sensitivity=0.1)
     params.update(kwargs)
     with pytest.raises(ValueError, match=match):
-        input_perturbation_tree(_k5(), **params)
+        input_perturbation_tree(random_k5(), **params)
 
 
 def test_input_not_modified_and_seed_reproducible():
-    graph = _k5()
+    graph = random_k5()
     before = graph.copy()
     a = input_perturbation_tree(graph, 1.0, sensitivity=0.1, random_state=3)
     b = input_perturbation_tree(graph, 1.0, sensitivity=0.1, random_state=3)

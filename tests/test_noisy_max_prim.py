@@ -18,8 +18,10 @@ from _spanning_tree_reference import (
     chi_square_pvalue,
     neighbours,
     prim_em_log_law,
+    random_k5,
     renyi_divergence,
     spanning_trees,
+    tree_counts,
 )
 from skdpgraph._graph import check_graph, edges_to_csr, graph_edges
 from skdpgraph._noisy_max_prim import noisy_max_prim_scale, noisy_max_prim_tree
@@ -36,22 +38,11 @@ def _audit_graph():
     return edges_to_csr(AU, AV, AW, 4)
 
 
-def _k5():
-    return check_graph(np.random.default_rng(3).random((5, 2)), metric="euclidean")
-
-
 def _counts(graph, trees, n_samples, seed, **kwargs):
-    u, v, _ = graph_edges(graph)
-    pos = {(int(a), int(b)): i for i, (a, b) in enumerate(zip(u, v))}
-    rng = np.random.default_rng(seed)
-    counts = np.zeros(len(trees))
-    for _ in range(n_samples):
-        T = noisy_max_prim_tree(graph, random_state=rng, **kwargs)
-        counts[trees.index(tuple(sorted(pos[(int(a), int(b))] for a, b in T.edges)))] += 1
-    return counts
+    return tree_counts(noisy_max_prim_tree, graph, trees, n_samples, seed, **kwargs)
 
 
-@pytest.mark.parametrize("graph_fn", [_audit_graph, _k5])
+@pytest.mark.parametrize("graph_fn", [_audit_graph, random_k5])
 def test_sampler_matches_the_prim_law(graph_fn):
     graph = graph_fn()
     n = graph.shape[0]
@@ -152,11 +143,11 @@ def test_bad_parameters(kwargs, match):
     params = dict(epsilon=1.0, sensitivity=0.1)
     params.update(kwargs)
     with pytest.raises(ValueError, match=match):
-        noisy_max_prim_tree(_k5(), **params)
+        noisy_max_prim_tree(random_k5(), **params)
 
 
 def test_reproducible_and_input_untouched():
-    graph = _k5()
+    graph = random_k5()
     before = graph.copy()
     a = noisy_max_prim_tree(graph, 1.0, sensitivity=0.1, random_state=5)
     b = noisy_max_prim_tree(graph, 1.0, sensitivity=0.1, random_state=5)
