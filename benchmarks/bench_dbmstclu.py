@@ -24,8 +24,8 @@ from sklearn.cluster import HDBSCAN, AgglomerativeClustering
 from sklearn.datasets import make_blobs
 
 from skdpgraph import dbmstclu
-from skdpgraph._graph import edges_to_csr
-from skdpgraph._tree import make_spanning_tree, minimum_spanning_tree
+from skdpgraph.tree import make_spanning_tree, minimum_spanning_tree
+from skdpgraph.utils import edges_to_csr
 
 
 def euclidean_mst(X):

@@ -26,11 +26,14 @@ import numpy as np
 from scipy.sparse.csgraph import minimum_spanning_tree as scipy_mst
 from sklearn.metrics import pairwise_distances
 
-from skdpgraph._graph import check_graph, edges_to_csr
-from skdpgraph._tree import minimum_spanning_tree
-from skdpgraph.cluster._dbmstclu import dbmstclu
-from skdpgraph.cluster._private_mst import PrivateMSTClustering
-from skdpgraph.spanning_tree import laplace_mst, pamst, release_tree_weights
+from skdpgraph.cluster import PrivateMSTClustering, dbmstclu
+from skdpgraph.tree import (
+    laplace_mst,
+    minimum_spanning_tree,
+    pamst,
+    release_tree_weights,
+)
+from skdpgraph.utils import check_graph, edges_to_csr
 
 
 def random_connected_graph(n_nodes, n_edges, seed=0):

@@ -25,17 +25,19 @@ Run: ``python benchmarks/bench_tree_mechanisms.py`` (a few minutes).
 import time
 
 import numpy as np
+from bench_private_tree import best_of, random_connected_graph  # the same graph
 from scipy.sparse.csgraph import minimum_spanning_tree as scipy_mst
 
-from skdpgraph._exponential_tree import exponential_tree
-from skdpgraph._graph import check_graph
-from skdpgraph._input_perturbation import input_perturbation_tree
-from skdpgraph._noisy_max_prim import noisy_max_prim_tree
-from skdpgraph._ust import UstBudgetError
 from skdpgraph.datasets import make_homogeneous_moons
-from skdpgraph.spanning_tree import laplace_mst, pamst
-
-from bench_private_tree import best_of, random_connected_graph  # the same graph
+from skdpgraph.tree import (
+    UstBudgetError,
+    exponential_tree,
+    input_perturbation_tree,
+    laplace_mst,
+    noisy_max_prim_tree,
+    pamst,
+)
+from skdpgraph.utils import check_graph
 
 MU = 0.01
 

@@ -54,7 +54,8 @@ Usage::
 
 Outputs: the tables on stdout, ``frontier.png`` (median ARI with
 quartile bands), ``frontier_mst_error.png`` and ``frontier_results.npz`` in
-``--out`` (default: this directory).
+``--out`` (default: ``benchmarks/output/``, which git ignores: generated
+files are not committed).
 """
 
 import argparse
@@ -69,17 +70,22 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.metrics import adjusted_rand_score
 
-from skdpgraph._exponential_tree import exponential_tree
-from skdpgraph._graph import check_graph
-from skdpgraph._input_perturbation import input_perturbation_tree
-from skdpgraph._noisy_max_prim import noisy_max_prim_tree
-from skdpgraph._tree import minimum_spanning_tree
-from skdpgraph.cluster._dbmstclu import dbmstclu
-from skdpgraph.cluster._private_mst import PrivateMSTClustering
-from skdpgraph.datasets import (make_homogeneous_circles, make_homogeneous_moons,
-                                make_weighted_erdos_renyi)
+from skdpgraph.cluster import PrivateMSTClustering, dbmstclu
+from skdpgraph.datasets import (
+    make_homogeneous_circles,
+    make_homogeneous_moons,
+    make_weighted_erdos_renyi,
+)
 from skdpgraph.metrics import mst_approximation_error
-from skdpgraph.spanning_tree import laplace_mst, pamst
+from skdpgraph.tree import (
+    exponential_tree,
+    input_perturbation_tree,
+    laplace_mst,
+    minimum_spanning_tree,
+    noisy_max_prim_tree,
+    pamst,
+)
+from skdpgraph.utils import check_graph
 
 DELTA = 1e-6
 TARGET = 0.9
@@ -475,7 +481,8 @@ def main(argv=None):
     parser.add_argument("--n-jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-mst-error", action="store_true")
-    parser.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
+    parser.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                      "output"))
     parser.add_argument("--from-results", metavar="NPZ", default=None,
                         help="re-print the tables and redraw the figures of a saved run")
     args = parser.parse_args(argv)

@@ -38,10 +38,9 @@ import time
 
 import numpy as np
 
-from skdpgraph._tree import minimum_spanning_tree
 from skdpgraph.datasets import make_weighted_erdos_renyi
 from skdpgraph.metrics import mst_approximation_error
-from skdpgraph.spanning_tree import laplace_mst, pamst
+from skdpgraph.tree import laplace_mst, minimum_spanning_tree, pamst
 
 PS = (0.1, 0.3, 0.5, 0.7, 0.9)
 EPSILONS = (0.1, 0.4, 0.7, 1.0)

@@ -37,17 +37,11 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 
-from skdpgraph.cluster._kmedoids import GraphKMedoids
-from skdpgraph.cluster._scan import SCAN
+from skdpgraph.cluster import SCAN, GraphKMedoids
 from skdpgraph.datasets import make_lfr_graph
+from skdpgraph.edge_dp import flip_edges, graph_density, pig_epsilon, suggest_s
 from skdpgraph.metrics import clustering_f1_score
-from skdpgraph.perturbation import (
-    check_adjacency,
-    flip_edges,
-    graph_density,
-    pig_epsilon,
-    suggest_s,
-)
+from skdpgraph.utils import check_adjacency
 
 S_FACTORS = (0.25, 0.5, 1.0, 2.0, 4.0)  # s / s_min
 

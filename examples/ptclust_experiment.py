@@ -27,8 +27,7 @@ import warnings
 import numpy as np
 from sklearn.metrics import adjusted_rand_score
 
-from skdpgraph.cluster import DBMSTClu
-from skdpgraph.cluster._private_mst import PrivateMSTClustering
+from skdpgraph.cluster import DBMSTClu, PrivateMSTClustering
 from skdpgraph.datasets import make_homogeneous_circles, make_homogeneous_moons
 
 DATASETS = {"moons": make_homogeneous_moons, "circles": make_homogeneous_circles}

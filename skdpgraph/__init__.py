@@ -1,23 +1,42 @@
-"""skdpgraph: clustering the nodes of a graph under differential privacy."""
+"""skdpgraph: clustering the nodes of a graph under differential privacy.
 
-__version__ = "0.1.0"
+Every public name has one home, a subpackage, where it is documented:
 
-from ._graph import check_graph, from_networkx, to_networkx
-from ._tree import SpanningTree, minimum_spanning_tree
-from .accounting import BudgetAccountant, PrivacyLeakWarning
+* :mod:`skdpgraph.utils` -- the graph input gateway and plumbing;
+* :mod:`skdpgraph.privacy` -- calibrations, accounting, floating-point-safe noise;
+* :mod:`skdpgraph.tree` -- spanning trees, exact and private;
+* :mod:`skdpgraph.edge_dp` -- edge flipping and PIG's maths;
+* :mod:`skdpgraph.graphs` -- graph builders;
+* :mod:`skdpgraph.cluster` -- the clusterers;
+* :mod:`skdpgraph.metrics` -- scores, homogeneity, the papers' bounds;
+* :mod:`skdpgraph.datasets` -- the papers' data.
+
+The names below are re-exported here for convenience (they are the same
+objects as in their home subpackage).
+"""
+
+__version__ = "0.2.0"
+
 from .cluster import (
-    SCAN,
-    DBMSTClu,
-    GraphKMedoids,
-    PrivateGraphClustering,
-    PrivateMSTClustering,
-    dbcvi_score,
-    dbmstclu,
+                      SCAN,
+                      DBMSTClu,
+                      GraphKMedoids,
+                      PrivateGraphClustering,
+                      PrivateMSTClustering,
+                      dbmstclu,
 )
+from .edge_dp import EdgeFlipPerturbation, flip_edges
 from .graphs import DisconnectedGraphWarning, EpsilonGraph, HomogeneousGraph
-from .homogeneity import check_homogeneity
-from .perturbation import EdgeFlipPerturbation, flip_edges
-from .spanning_tree import laplace_mst, pamst, release_tree_weights
+from .metrics import check_homogeneity, dbcvi_score
+from .privacy import BudgetAccountant, PrivacyLeakWarning
+from .tree import (
+                      SpanningTree,
+                      laplace_mst,
+                      minimum_spanning_tree,
+                      pamst,
+                      release_tree_weights,
+)
+from .utils import check_graph, from_networkx, to_networkx
 
 __all__ = [
     "__version__",

@@ -23,8 +23,8 @@ from sklearn.metrics import adjusted_rand_score
 
 from . import __version__
 from .cluster import DBMSTClu, PrivateMSTClustering
-from .cluster._private_mst import TREE_MECHANISMS
 from .datasets import make_homogeneous_circles, make_homogeneous_moons
+from .tree import TREE_MECHANISMS
 
 
 def _point_clouds(n_samples, seed):

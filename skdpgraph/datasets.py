@@ -28,15 +28,21 @@ References
 
 import math
 import warnings
-from numbers import Integral, Real
 
 import numpy as np
 from scipy.sparse.csgraph import connected_components
 from sklearn.datasets import make_circles, make_moons
 from sklearn.utils import Bunch
 
-from ._graph import check_random_state_or_entropy, edges_to_csr, from_networkx
 from .graphs import DisconnectedGraphWarning, HomogeneousGraph
+from .utils import (
+    check_int,
+    check_random_state,
+    check_real,
+    edges_to_csr,
+    from_networkx,
+)
+from .utils._sparse import pair_from_index
 
 __all__ = [
     "make_homogeneous_moons",
@@ -44,30 +50,6 @@ __all__ = [
     "make_weighted_erdos_renyi",
     "make_lfr_graph",
 ]
-
-
-def _check_int(value, name, minimum):
-    if isinstance(value, bool) or not isinstance(value, Integral):
-        raise TypeError(f"{name} must be an integer; got {type(value).__name__}.")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}; got {value}.")
-    return int(value)
-
-
-def _check_real(value, name, lo=None, hi=None, lo_open=False, hi_open=False):
-    if isinstance(value, bool) or not isinstance(value, Real):
-        raise TypeError(f"{name} must be a real number; got {type(value).__name__}.")
-    value = float(value)
-    bad = not math.isfinite(value)
-    if lo is not None:
-        bad |= value <= lo if lo_open else value < lo
-    if hi is not None:
-        bad |= value >= hi if hi_open else value > hi
-    if bad:
-        left = "(" if lo_open else "["
-        right = ")" if hi_open else "]"
-        raise ValueError(f"{name} must be in {left}{lo}, {hi}{right}; got {value!r}.")
-    return value
 
 
 def _seed(rng):
@@ -92,13 +74,13 @@ def _clusters_connected(graph, labels):
 
 
 def _homogeneous(sampler, n_samples, w_min, w_max, max_tries, random_state, name):
-    n_samples = _check_int(n_samples, "n_samples", 4)
-    w_min = _check_real(w_min, "w_min", 0.0, 1.0, lo_open=True)
-    w_max = _check_real(w_max, "w_max", 0.0, 1.0, lo_open=True)
+    n_samples = check_int(n_samples, "n_samples", 4)
+    w_min = check_real(w_min, "w_min", low=0.0, high=1.0, low_open=True)
+    w_max = check_real(w_max, "w_max", low=0.0, high=1.0, low_open=True)
     if not w_min < w_max:
         raise ValueError(f"w_min must be smaller than w_max; got w_min={w_min}, w_max={w_max}.")
-    max_tries = _check_int(max_tries, "max_tries", 1)
-    rng = check_random_state_or_entropy(random_state)
+    max_tries = check_int(max_tries, "max_tries", 1)
+    rng = check_random_state(random_state)
     for attempt in range(1, max_tries + 1):
         X, y = sampler(_seed(rng))
         builder = HomogeneousGraph(w_min=w_min, w_max=w_max)
@@ -160,7 +142,7 @@ def make_homogeneous_moons(n_samples=100, *, noise=0.05, w_min=0.1, w_max=0.3,
     >>> float(data.graph.max()) <= 1.0
     True
     """
-    noise = _check_real(noise, "noise", 0.0)
+    noise = check_real(noise, "noise", low=0.0)
 
     def sampler(seed):
         return make_moons(n_samples, noise=noise, random_state=seed)
@@ -200,8 +182,8 @@ def make_homogeneous_circles(n_samples=100, *, noise=0.05, factor=0.5, w_min=0.1
     >>> sorted(set(data.labels.tolist()))
     [0, 1]
     """
-    noise = _check_real(noise, "noise", 0.0)
-    factor = _check_real(factor, "factor", 0.0, 1.0, lo_open=True, hi_open=True)
+    noise = check_real(noise, "noise", low=0.0)
+    factor = check_real(factor, "factor", low=0.0, high=1.0, low_open=True, high_open=True)
 
     def sampler(seed):
         return make_circles(n_samples, noise=noise, factor=factor, random_state=seed)
@@ -214,15 +196,6 @@ def make_homogeneous_circles(n_samples=100, *, noise=0.05, factor=0.5, w_min=0.1
 # weighted Erdos-Renyi graphs (thesis, Table 3.1)
 # ---------------------------------------------------------------------------
 
-def _pairs_from_index(k, n):
-    """Pair ``(i, j)``, ``i < j``, of row-major upper-triangle index ``k``."""
-    i_all = np.arange(n - 1, dtype=np.int64)
-    starts = i_all * (2 * n - i_all - 1) // 2
-    i = np.searchsorted(starts, k, side="right") - 1
-    j = k - starts[i] + i + 1
-    return i, j
-
-
 #: Up to this many pairs, draw one uniform per pair (fast, O(pairs) memory).
 _DENSE_PAIRS = 1 << 22
 
@@ -234,7 +207,7 @@ def _sample_er(n, p, lo, hi, rng):
     else:
         m = int(rng.binomial(n_pairs, p))
         k = np.sort(rng.choice(n_pairs, size=m, replace=False))
-    u, v = _pairs_from_index(k.astype(np.int64), n)
+    u, v = pair_from_index(k.astype(np.int64), n)
     w = rng.uniform(lo, hi, size=k.size)
     return edges_to_csr(u, v, w, n)
 
@@ -279,8 +252,8 @@ def make_weighted_erdos_renyi(n_nodes, p, *, weight_range=(0.0, 10.0), ensure_co
     >>> data.graph.shape, data.n_components
     ((50, 50), 1)
     """
-    n = _check_int(n_nodes, "n_nodes", 2)
-    p = _check_real(p, "p", 0.0, 1.0)
+    n = check_int(n_nodes, "n_nodes", 2)
+    p = check_real(p, "p", low=0.0, high=1.0)
     try:
         lo, hi = (float(x) for x in weight_range)
     except (TypeError, ValueError):
@@ -289,8 +262,8 @@ def make_weighted_erdos_renyi(n_nodes, p, *, weight_range=(0.0, 10.0), ensure_co
         ) from None
     if not (math.isfinite(lo) and math.isfinite(hi) and 0.0 <= lo < hi):
         raise ValueError(f"weight_range must satisfy 0 <= low < high (finite); got {weight_range!r}.")
-    max_tries = _check_int(max_tries, "max_tries", 1)
-    rng = check_random_state_or_entropy(random_state)
+    max_tries = check_int(max_tries, "max_tries", 1)
+    rng = check_random_state(random_state)
     for attempt in range(1, max_tries + 1):
         graph = _sample_er(n, p, lo, hi, rng)
         n_comp = int(connected_components(graph, directed=False)[0])
@@ -366,17 +339,17 @@ def make_lfr_graph(n_nodes=506, *, tau1=2.5, tau2=1.5, mu=0.1, average_degree=No
     """
     import networkx as nx
 
-    n = _check_int(n_nodes, "n_nodes", 2)
-    tau1 = _check_real(tau1, "tau1", 1.0, lo_open=True)
-    tau2 = _check_real(tau2, "tau2", 1.0, lo_open=True)
-    mu = _check_real(mu, "mu", 0.0, 1.0)
-    max_tries = _check_int(max_tries, "max_tries", 1)
+    n = check_int(n_nodes, "n_nodes", 2)
+    tau1 = check_real(tau1, "tau1", low=1.0, low_open=True)
+    tau2 = check_real(tau2, "tau2", low=1.0, low_open=True)
+    mu = check_real(mu, "mu", low=0.0, high=1.0)
+    max_tries = check_int(max_tries, "max_tries", 1)
     if average_degree is not None:
-        average_degree = _check_real(average_degree, "average_degree", 0.0, n - 1, lo_open=True)
+        average_degree = check_real(average_degree, "average_degree", low=0.0, high=n - 1, low_open=True)
         min_degree = None
     else:
-        min_degree = _check_int(min_degree, "min_degree", 1)
-    rng = check_random_state_or_entropy(random_state)
+        min_degree = check_int(min_degree, "min_degree", 1)
+    rng = check_random_state(random_state)
     last = None
     for attempt in range(1, max_tries + 1):
         seed = _seed(rng)

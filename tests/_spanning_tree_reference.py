@@ -163,7 +163,7 @@ def neighbours(w, mu, neighborhood):
 
 def random_k5():
     """The complete graph on 5 random points of the unit square (seed 3)."""
-    from skdpgraph._graph import check_graph
+    from skdpgraph.utils import check_graph
 
     return check_graph(np.random.default_rng(3).random((5, 2)), metric="euclidean")
 
@@ -171,7 +171,7 @@ def random_k5():
 def tree_counts(sampler, graph, trees, n_samples, seed, **kwargs):
     """How often ``sampler(graph, random_state=rng, **kwargs)`` returns each
     tree of ``trees`` (edge-index tuples from :func:`spanning_trees`)."""
-    from skdpgraph._graph import graph_edges
+    from skdpgraph.utils import graph_edges
 
     u, v, _ = graph_edges(graph)
     pos = {(int(a), int(b)): i for i, (a, b) in enumerate(zip(u, v))}

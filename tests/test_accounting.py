@@ -5,10 +5,17 @@ import math
 import numpy as np
 import pytest
 
-from skdpgraph.accounting import (BudgetAccountant, BudgetError, PrivacyLeakWarning,
-                                  approx_dp_to_zcdp, exponential_mechanism_zcdp,
-                                  gaussian_sigma_for_zcdp, gaussian_zcdp, pure_to_zcdp,
-                                  zcdp_to_approx_dp)
+from skdpgraph.privacy import (
+    BudgetAccountant,
+    BudgetError,
+    PrivacyLeakWarning,
+    approx_dp_to_zcdp,
+    exponential_mechanism_zcdp,
+    gaussian_sigma,
+    gaussian_zcdp,
+    pure_to_zcdp,
+    zcdp_to_approx_dp,
+)
 
 
 def test_zcdp_of_mechanisms_hand_computed():
@@ -17,7 +24,7 @@ def test_zcdp_of_mechanisms_hand_computed():
     assert exponential_mechanism_zcdp(1.0) == 0.125  # eps^2 / 8
     assert exponential_mechanism_zcdp(0.4) == pytest.approx(0.02)
     assert gaussian_zcdp(2.0, 4.0) == 0.125    # D^2 / (2 sigma^2) = 4 / 32
-    assert gaussian_sigma_for_zcdp(2.0, 0.125) == pytest.approx(4.0)
+    assert gaussian_sigma(2.0, 0.125) == pytest.approx(4.0)
     assert gaussian_zcdp(0.0, 1.0) == 0.0
 
 
@@ -47,7 +54,7 @@ def test_cks_conversion(rho, delta):
 
 def test_cks_at_a_fixed_order_hand_computed():
     # At alpha = 2: 2 rho + ln(1/delta) + ln(1/2) - ln 2 = 2 rho + ln(1/delta) - 2 ln 2.
-    from skdpgraph.accounting import _cks_epsilon_at
+    from skdpgraph.privacy._accounting import _cks_epsilon_at
     assert _cks_epsilon_at(2.0, 0.1, math.log(1e5)) == pytest.approx(
         0.2 + math.log(1e5) - 2 * math.log(2))
 

@@ -8,7 +8,6 @@ import scipy.sparse as sp
 from scipy import stats
 from scipy.sparse.csgraph import connected_components
 
-from skdpgraph._graph import check_graph
 from skdpgraph.cluster import DBMSTClu
 from skdpgraph.datasets import (
     make_homogeneous_circles,
@@ -16,7 +15,8 @@ from skdpgraph.datasets import (
     make_lfr_graph,
     make_weighted_erdos_renyi,
 )
-from skdpgraph.homogeneity import check_homogeneity
+from skdpgraph.metrics import check_homogeneity
+from skdpgraph.utils import check_graph
 
 
 def _is_canonical(G):

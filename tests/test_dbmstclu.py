@@ -4,12 +4,12 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _dbmstclu_reference import reference_dbcvi, reference_dbmstclu
 from sklearn.metrics import adjusted_rand_score
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from _dbmstclu_reference import reference_dbcvi, reference_dbmstclu
 from skdpgraph import DBMSTClu, dbcvi_score, dbmstclu
-from skdpgraph._tree import make_spanning_tree
+from skdpgraph.tree import make_spanning_tree
 
 
 def _random_tree(rng, n, kind):
@@ -275,8 +275,6 @@ def test_many_tied_heavy_edges_agree_with_brute_force(seed):
 
 
 def test_incremental_updates_match_full_re_evaluation(monkeypatch):
-    import skdpgraph.cluster._dbmstclu as mod
-
     rng = np.random.default_rng(9)
     for trial in range(4):
         n = 3000
@@ -284,7 +282,8 @@ def test_incremental_updates_match_full_re_evaluation(monkeypatch):
         w = np.clip(rng.random(n - 1) + rng.laplace(scale=0.3, size=n - 1), 0.05, 1.0)
         T = make_spanning_tree(edges[:, 0], edges[:, 1], w, n)
         fast = dbmstclu(T)
-        monkeypatch.setattr(mod, "_REFRESH_EVERY", 1)  # every update from scratch
+        # White-box: recompute every update from scratch.
+        monkeypatch.setattr("skdpgraph.cluster._dbmstclu._REFRESH_EVERY", 1)
         slow = dbmstclu(T)
         monkeypatch.undo()
         assert fast.n_clusters > 20

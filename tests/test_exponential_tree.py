@@ -11,7 +11,6 @@ thousands.
 import numpy as np
 import pytest
 import scipy.sparse as sp
-
 from _spanning_tree_reference import (
     chi_square_pvalue,
     exponential_tree_log_law,
@@ -20,16 +19,16 @@ from _spanning_tree_reference import (
     spanning_trees,
     tree_counts,
 )
-from skdpgraph._exponential_tree import exponential_tree, exponential_tree_scale
-from skdpgraph._graph import check_graph, edges_to_csr, graph_edges
-from skdpgraph._ust import (
-    UstBudgetError,
+from skdpgraph.tree._ust._sampler import (
     _edge_index_of_successors,
     _prune,
     _ust_by_cycle_popping,
     _ust_by_elimination,
-    sample_weighted_ust,
 )
+
+from skdpgraph.privacy import exponential_tree_scale
+from skdpgraph.tree import UstBudgetError, exponential_tree, sample_weighted_ust
+from skdpgraph.utils import check_graph, edges_to_csr, graph_edges
 
 P_REJECT = 5e-8
 
@@ -95,7 +94,7 @@ def test_each_engine_is_exact(force):
 
 def test_blocked_dense_elimination_is_exact(monkeypatch):
     # blocks of 2 nodes exercise the GEMM update between blocks
-    import skdpgraph._ust as ust
+    import skdpgraph.tree._ust._sampler as ust
 
     original = ust._eliminate_dense_linear
     monkeypatch.setattr(ust, "_eliminate_dense_linear",
@@ -166,7 +165,7 @@ def test_pruned_edges_are_improbable():
         incl[list(t)] += np.exp(lp)
     assert incl[~keep].sum() < np.exp(-50.0)
     # the MST is always kept
-    from skdpgraph._tree import minimum_spanning_tree
+    from skdpgraph.tree import minimum_spanning_tree
 
     mst = minimum_spanning_tree(graph)
     kept = {(int(a), int(b)) for a, b in zip(u[keep], v[keep])}
@@ -254,7 +253,7 @@ def test_medium_graphs_all_regimes():
         n_comp = sp.csgraph.connected_components(T.tree, directed=False)[0]
         assert n_comp == 1
     # at a huge budget the tree is the MST
-    from skdpgraph._tree import minimum_spanning_tree
+    from skdpgraph.tree import minimum_spanning_tree
 
     np.testing.assert_array_equal(T.edges, minimum_spanning_tree(graph).edges)
 
@@ -298,7 +297,7 @@ def test_gap_split_is_exact():
     v = np.array([1, 2, 2, 4, 5, 5, 3, 4, 5])
     w = np.array([0.1, 0.2, 0.3, 0.15, 0.1, 0.3, 10.0, 10.05, 10.1])
     c = 20.0
-    from skdpgraph._ust import _gap_split
+    from skdpgraph.tree._ust._sampler import _gap_split
 
     assert _gap_split(-c * w) is not None
     trees = spanning_trees(u, v, 6)
@@ -313,8 +312,7 @@ def test_gap_split_is_exact():
 
 def test_tree_path_min_matches_brute_force():
     import networkx as nx
-
-    from skdpgraph._ust import _tree_path_min
+    from skdpgraph.tree._ust._sampler import _tree_path_min
 
     rng = np.random.default_rng(0)
     n = 60
@@ -344,7 +342,7 @@ def test_trap_elimination_is_exact():
     # Three tight pairs joined by heavy edges: cycle popping with a small
     # budget fails about half of the time; the trapped nodes are then
     # eliminated (star-mesh) and popping restarts on the Schur complement.
-    from skdpgraph._ust import _ust_with_trap_elimination
+    from skdpgraph.tree._ust._sampler import _ust_with_trap_elimination
 
     u = np.array([0, 0, 0, 1, 2, 2, 3, 4, 5])
     v = np.array([1, 3, 6, 2, 3, 5, 4, 5, 6])

@@ -10,9 +10,9 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skdpgraph._graph import check_graph
 from skdpgraph.graphs import DisconnectedGraphWarning, EpsilonGraph, HomogeneousGraph
-from skdpgraph.homogeneity import check_homogeneity
+from skdpgraph.metrics import check_homogeneity
+from skdpgraph.utils import check_graph
 
 
 def _dense(G):

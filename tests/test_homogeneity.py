@@ -6,9 +6,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from skdpgraph._graph import edges_to_csr
-from skdpgraph.homogeneity import check_homogeneity, mst_eligible_edges
-
+from skdpgraph.metrics import check_homogeneity, mst_eligible_edges
+from skdpgraph.utils import edges_to_csr
 
 # ---------------------------------------------------------------------------
 # brute-force reference: the definitions, quantified over enumerated trees

@@ -15,8 +15,6 @@ import math
 
 import numpy as np
 import pytest
-from scipy import stats
-
 from _spanning_tree_reference import (
     chi_square_pvalue,
     kruskal_em_log_law,
@@ -26,9 +24,15 @@ from _spanning_tree_reference import (
     spanning_trees,
     tree_counts,
 )
-from skdpgraph._graph import edges_to_csr, graph_edges
-from skdpgraph._input_perturbation import input_perturbation_scale, input_perturbation_tree
-from skdpgraph.accounting import approx_dp_to_zcdp
+from scipy import stats
+
+from skdpgraph.privacy import (
+    approx_dp_to_zcdp,
+    input_perturbation_scale,
+    release_laplace,
+)
+from skdpgraph.tree import input_perturbation_tree
+from skdpgraph.utils import edges_to_csr, graph_edges
 
 P_REJECT = 1e-7
 
@@ -190,7 +194,7 @@ def test_noisy_mst_is_the_exact_mst_of_the_noisy_weights():
     u, v, w = graph_edges(graph)
     T = input_perturbation_tree(graph, 0.5, sensitivity=0.1, noise="laplace",
                                 neighborhood="l1", random_state=4)
-    noisy = w + np.random.default_rng(4).laplace(0.0, 0.1 / 0.5, size=w.size)
+    noisy = release_laplace(w, 0.1, 0.5, np.random.default_rng(4))
     trees = spanning_trees(u, v, 4)
     best = min(trees, key=lambda t: noisy[list(t)].sum())
     assert {(int(u[e]), int(v[e])) for e in best} == {tuple(e) for e in T.edges.tolist()}

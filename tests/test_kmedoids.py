@@ -10,7 +10,7 @@ import scipy.sparse as sp
 from sklearn.metrics import adjusted_rand_score
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skdpgraph.cluster._kmedoids import GraphKMedoids, graph_distances
+from skdpgraph.cluster import GraphKMedoids, graph_distances
 
 pytest.importorskip("kmedoids")
 

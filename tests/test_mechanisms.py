@@ -6,12 +6,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from skdpgraph.accounting import approx_dp_to_zcdp
-from skdpgraph.mechanisms import (exponential_mechanism,
-                                  exponential_mechanism_log_probabilities,
-                                  gaussian_sigma, laplace_scale, release_sensitivity)
-from skdpgraph._tree import make_spanning_tree
-from skdpgraph.spanning_tree import release_tree_weights, weight_release_noise
+from skdpgraph.privacy import (
+    approx_dp_to_zcdp,
+    gaussian_sigma,
+    laplace_scale,
+    release_sensitivity,
+    weight_release_noise,
+)
+from skdpgraph.tree import make_spanning_tree, release_tree_weights
 
 ALPHA = 1e-6  # false-failure rate of each statistical test
 
@@ -151,46 +153,6 @@ def test_laplace_mst_release_density_ratio():
         assert ratio == pytest.approx(eps)
     wrong = _worst_log_ratio_laplace(w, _worst_neighbours(w, mu, "linf"), mu / eps)
     assert wrong == pytest.approx(m * eps)
-
-
-# ---------------------------------------------------------------------------
-# exponential mechanism
-# ---------------------------------------------------------------------------
-
-def test_exponential_mechanism_probabilities_and_sampling():
-    u = np.array([0.0, -1.0, -2.0, -0.5])
-    eps, du = 2.0, 0.5
-    logp = exponential_mechanism_log_probabilities(u, eps, du)
-    p = np.exp(eps * u / (2 * du))
-    np.testing.assert_allclose(np.exp(logp), p / p.sum())
-    rng = np.random.default_rng(5)
-    draws = np.array([exponential_mechanism(u, eps, du, rng) for _ in range(20000)])
-    counts = np.bincount(draws, minlength=4)
-    chi2 = np.sum((counts - 20000 * np.exp(logp)) ** 2 / (20000 * np.exp(logp)))
-    assert chi2 < stats.chi2.isf(ALPHA, 3)
-    # Neighbouring utilities (each moves by <= du): log ratio <= eps.
-    for d in np.array(np.meshgrid(*[[-du, 0, du]] * 4)).reshape(4, -1).T:
-        lp2 = exponential_mechanism_log_probabilities(u + d, eps, du)
-        assert np.max(np.abs(logp - lp2)) <= eps + 1e-12
-
-
-def test_exponential_mechanism_any_spread():
-    u = np.array([0.0, -1e6, -1e300])
-    logp = exponential_mechanism_log_probabilities(u, 1.0, 1.0)
-    assert np.all(np.isfinite(logp))
-    assert exponential_mechanism(u, 1.0, 1.0, np.random.default_rng(0)) == 0
-
-
-@pytest.mark.parametrize("args, exc, match", [
-    ((np.array([1.0]), 0.0, 1.0), ValueError, "epsilon"),
-    ((np.array([1.0]), 1.0, -1.0), ValueError, "sensitivity"),
-    ((np.array([np.nan]), 1.0, 1.0), ValueError, "finite"),
-    ((np.array([]), 1.0, 1.0), ValueError, "non-empty"),
-    ((np.array([1.0]), "1", 1.0), TypeError, "epsilon"),
-])
-def test_exponential_mechanism_bad_input(args, exc, match):
-    with pytest.raises(exc, match=match):
-        exponential_mechanism_log_probabilities(*args)
 
 
 def test_release_sensitivity_bad_input():

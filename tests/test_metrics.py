@@ -1,4 +1,4 @@
-"""mst_approximation_error, clustering_f1_score and the re-exports."""
+"""mst_approximation_error, clustering_f1_score and the public names."""
 
 import itertools
 
@@ -6,22 +6,24 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+import skdpgraph
 import skdpgraph.metrics as metrics
-import skdpgraph.theory as theory
-from skdpgraph._graph import edges_to_csr
-from skdpgraph._tree import make_spanning_tree, minimum_spanning_tree
-from skdpgraph.cluster._dbmstclu import dbcvi_score
-from skdpgraph.metrics import clustering_f1_score, mst_approximation_error
-from skdpgraph.spanning_tree import laplace_mst
+from skdpgraph.metrics import clustering_f1_score, dbcvi_score, mst_approximation_error
+from skdpgraph.tree import laplace_mst, make_spanning_tree, minimum_spanning_tree
+from skdpgraph.utils import edges_to_csr
 
 D3 = np.array([[0, 1, 4], [1, 0, 2], [4, 2, 0]], dtype=float)
 
 
-def test_reexports():
-    assert metrics.dbcvi_score is dbcvi_score
-    for name in theory.__all__:
-        assert getattr(metrics, name) is getattr(theory, name)
-        assert name in metrics.__all__
+def test_public_names_and_deprecated_path():
+    assert skdpgraph.dbcvi_score is dbcvi_score
+    for name in metrics.__all__:
+        assert getattr(metrics, name) is not None
+    import importlib
+
+    with pytest.warns(DeprecationWarning, match="skdpgraph.metrics"):
+        theory = importlib.reload(importlib.import_module("skdpgraph.theory"))
+    assert theory.pamst_error_bound is metrics.pamst_error_bound
 
 
 # ---------------------------------------------------------------------------

@@ -13,7 +13,6 @@ import math
 
 import numpy as np
 import pytest
-
 from _spanning_tree_reference import (
     chi_square_pvalue,
     neighbours,
@@ -23,9 +22,10 @@ from _spanning_tree_reference import (
     spanning_trees,
     tree_counts,
 )
-from skdpgraph._graph import check_graph, edges_to_csr, graph_edges
-from skdpgraph._noisy_max_prim import noisy_max_prim_scale, noisy_max_prim_tree
-from skdpgraph.accounting import approx_dp_to_zcdp
+
+from skdpgraph.privacy import approx_dp_to_zcdp, noisy_max_prim_scale
+from skdpgraph.tree import noisy_max_prim_tree
+from skdpgraph.utils import check_graph, edges_to_csr, graph_edges
 
 P_REJECT = 1e-7
 
@@ -107,16 +107,13 @@ def test_forest_and_true_weights():
 
 def test_large_budget_gives_the_mst():
     graph = check_graph(np.random.default_rng(0).random((60, 2)), metric="euclidean")
-    from skdpgraph._tree import minimum_spanning_tree
+    from skdpgraph.tree import minimum_spanning_tree
 
     T = noisy_max_prim_tree(graph, 1e9, sensitivity=1e-3, random_state=0)
     np.testing.assert_array_equal(T.edges, minimum_spanning_tree(graph).edges)
 
 
-def test_large_sparse_graph_uses_the_clock_race(monkeypatch):
-    import skdpgraph._noisy_max_prim as nmp
-
-    monkeypatch.setattr(nmp, "MAX_DENSE_NODES", 10)
+def test_sparse_graph_uses_the_clock_race():
     rng = np.random.default_rng(1)
     n = 200
     u = np.arange(1, n)
@@ -127,7 +124,7 @@ def test_large_sparse_graph_uses_the_clock_race(monkeypatch):
     hi = np.concatenate([np.maximum(u, v), np.maximum(extra_u, extra_v)[keep]])
     codes = np.unique(lo * n + hi)
     graph = edges_to_csr(codes // n, codes % n, rng.random(codes.size), n)
-    T = nmp.noisy_max_prim_tree(graph, 1.0, delta=1e-6, sensitivity=0.1, random_state=0)
+    T = noisy_max_prim_tree(graph, 1.0, delta=1e-6, sensitivity=0.1, random_state=0)
     assert T.edges.shape == (n - 1, 2)
 
 

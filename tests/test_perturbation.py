@@ -12,22 +12,20 @@ import scipy.sparse as sp
 from scipy import stats
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skdpgraph.accounting import BudgetAccountant, BudgetError
-from skdpgraph.perturbation import (
-    _DENSE_FACTOR,
+from skdpgraph.edge_dp import (
     EdgeFlipPerturbation,
-    _flip_pair_keys,
-    _pair_from_index,
-    _pair_index,
-    check_adjacency,
     dp_density,
     flip_edges,
     graph_density,
     pig_epsilon,
+    pig_expected_density,
+    pig_expected_edges,
     pig_s_from_epsilon,
     suggest_s,
 )
-from skdpgraph.theory import pig_expected_density, pig_expected_edges
+from skdpgraph.edge_dp._flip import _DENSE_FACTOR, _flip_pair_keys
+from skdpgraph.privacy import BudgetAccountant, BudgetError
+from skdpgraph.utils import check_adjacency, pair_from_index, pair_index
 
 # ---------------------------------------------------------------------------
 # helpers
@@ -37,7 +35,7 @@ from skdpgraph.theory import pig_expected_density, pig_expected_edges
 def _random_graph(rng, n, m):
     """Sparse symmetric 0/1 graph with exactly m distinct edges."""
     keys = rng.choice(n * (n - 1) // 2, size=m, replace=False)
-    u, v = _pair_from_index(np.sort(keys), n)
+    u, v = pair_from_index(np.sort(keys), n)
     A = sp.coo_array((np.ones(m), (u, v)), shape=(n, n))
     return sp.csr_array(A + A.T)
 
@@ -45,7 +43,7 @@ def _random_graph(rng, n, m):
 def _edge_keys(A):
     A = sp.coo_array(A)
     upper = A.row < A.col
-    return np.sort(_pair_index(A.row[upper], A.col[upper], A.shape[0]))
+    return np.sort(pair_index(A.row[upper], A.col[upper], A.shape[0]))
 
 
 def _binom_two_sided(n, p, alpha):
@@ -266,19 +264,19 @@ def test_large_n_uses_int64_pairs_and_no_dense_matrix():
     flips = np.setxor1d(_edge_keys(P), _edge_keys(A)).size
     assert lo <= flips <= hi
     keys = _edge_keys(P)
-    pu, pv = _pair_from_index(keys, n)
-    assert np.all(_pair_index(pu, pv, n) == keys) and keys.max() > 2**31
+    pu, pv = pair_from_index(keys, n)
+    assert np.all(pair_index(pu, pv, n) == keys) and keys.max() > 2**31
 
 
 def test_pair_index_round_trip():
     for n in [2, 3, 7, 1000, 2**31 - 1]:
         N = n * (n - 1) // 2
         k = np.unique(np.r_[0, N - 1, np.random.default_rng(n).integers(0, N, 500)])
-        u, v = _pair_from_index(k, n)
+        u, v = pair_from_index(k, n)
         assert np.all((0 <= u) & (u < v) & (v < n))
-        assert np.all(_pair_index(u, v, n) == k)
+        assert np.all(pair_index(u, v, n) == k)
     u, v = np.triu_indices(9, 1)
-    assert np.all(_pair_index(u, v, 9) == np.arange(36))
+    assert np.all(pair_index(u, v, 9) == np.arange(36))
 
 
 # ---------------------------------------------------------------------------
@@ -368,7 +366,7 @@ def test_transformer_accountant():
 def test_transformer_in_pipeline():
     from sklearn.pipeline import make_pipeline
 
-    from skdpgraph.cluster._scan import SCAN
+    from skdpgraph.cluster import SCAN
 
     G = nx.karate_club_graph()
     labels = make_pipeline(EdgeFlipPerturbation(epsilon=4.0, random_state=0),

@@ -11,11 +11,9 @@ from sklearn.cluster import DBSCAN, SpectralClustering
 from sklearn.metrics import adjusted_rand_score
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skdpgraph.accounting import BudgetAccountant, BudgetError
-from skdpgraph.cluster._kmedoids import GraphKMedoids
-from skdpgraph.cluster._private_graph import PrivateGraphClustering
-from skdpgraph.cluster._scan import SCAN
-from skdpgraph.perturbation import flip_edges, pig_epsilon, pig_s_from_epsilon
+from skdpgraph.cluster import SCAN, GraphKMedoids, PrivateGraphClustering
+from skdpgraph.edge_dp import flip_edges, pig_epsilon, pig_s_from_epsilon
+from skdpgraph.privacy import BudgetAccountant, BudgetError
 
 
 def _two_cliques(size=30):

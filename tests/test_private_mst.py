@@ -14,12 +14,20 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skdpgraph._graph import edges_to_csr
-from skdpgraph.accounting import (BudgetAccountant, BudgetError, PrivacyLeakWarning,
-                                  approx_dp_to_zcdp, zcdp_to_approx_dp)
-from skdpgraph.cluster._private_mst import (TREE_MECHANISMS, PrivateMSTClustering,
-                                            register_tree_mechanism)
-from skdpgraph.spanning_tree import minimum_spanning_tree
+from skdpgraph.cluster import PrivateMSTClustering
+from skdpgraph.privacy import (
+    BudgetAccountant,
+    BudgetError,
+    PrivacyLeakWarning,
+    approx_dp_to_zcdp,
+    zcdp_to_approx_dp,
+)
+from skdpgraph.tree import (
+    TREE_MECHANISMS,
+    minimum_spanning_tree,
+    register_tree_mechanism,
+)
+from skdpgraph.utils import edges_to_csr
 
 # A fixed seed and a small sensitivity: the checks include a utility test
 # (ARI > 0.4 on blobs) that needs a regime where the private tree carries
@@ -99,7 +107,7 @@ def test_grid_search_over_epsilon_parallel():
 
 def test_pickle_fitted_estimator():
     X, _ = _blobs()
-    model = _model(epsilon=50.0).fit(X)
+    model = _model(epsilon=50.0, keep_training_data=True).fit(X)
     clone = pickle.loads(pickle.dumps(model))
     np.testing.assert_array_equal(clone.labels_, model.labels_)
     np.testing.assert_array_equal(clone.predict(X[:7]), model.predict(X[:7]))
@@ -151,7 +159,7 @@ def test_fitted_attributes(mech):
 
 def test_predict_nearest_training_node():
     X, y = _blobs()
-    m = _model(epsilon=100.0).fit(X)
+    m = _model(epsilon=100.0, keep_training_data=True).fit(X)
     rng = np.random.default_rng(0)
     Q = X[[3, 17, 42]] + rng.normal(0, 0.01, (3, 2))
     np.testing.assert_array_equal(m.predict(Q), m.labels_[[3, 17, 42]])
@@ -182,7 +190,7 @@ def test_networkx_input_and_predict_error():
     import networkx as nx
     G = nx.path_graph(5)
     nx.set_edge_attributes(G, 0.5, "weight")
-    m = _model(epsilon=10.0, weight_bounds=(0.0, 1.0)).fit(G)
+    m = _model(epsilon=10.0, weight_bounds=(0.0, 1.0), keep_training_data=True).fit(G)
     assert m.labels_.shape == (5,)
     with pytest.raises(ValueError, match="networkx"):
         m.predict(np.zeros((1, 2)))
@@ -252,7 +260,9 @@ def test_bounds_from_data_warn():
     with pytest.warns(PrivacyLeakWarning, match="computed from the private"):
         m = _model(weight_bounds=None).fit(X)
     D = pairwise_distances(X)
-    assert m.weight_bounds_ == (pytest.approx(D[D > 0].min()), pytest.approx(D.max()))
+    # Coarse bounds: 0 and the power of two at or above the largest weight,
+    # never the exact private minimum or maximum.
+    assert m.weight_bounds_ == (0.0, 2.0 ** np.ceil(np.log2(D.max())))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         _model().fit(X)  # public bounds covering the data: no warning
@@ -309,12 +319,12 @@ def test_bad_input_data():
 
 
 def test_register_tree_mechanism():
-    def exact_topology(graph, epsilon=None, *, sensitivity, neighborhood, random_state,
-                       rho=None):
+    def exact_topology(graph, epsilon=None, *, sensitivity, neighborhood, delta=None,
+                       rho=None, random_state=None, check_input=True):
         # Not private: a stand-in that releases the MST, to test the registry.
-        return minimum_spanning_tree(graph)
+        return minimum_spanning_tree(graph, check_input=check_input)
 
-    register_tree_mechanism("_test_exact", exact_topology, "topology")
+    register_tree_mechanism("_test_exact", exact_topology)
     try:
         X, y = _blobs()
         m = _model(epsilon=100.0, tree_mechanism="_test_exact").fit(X)
@@ -324,8 +334,8 @@ def test_register_tree_mechanism():
         assert m.rho_spent_ == pytest.approx(approx_dp_to_zcdp(1.0, 1e-6))
     finally:
         del TREE_MECHANISMS["_test_exact"]
-    with pytest.raises(ValueError, match="kind"):
-        register_tree_mechanism("x", exact_topology, "edges")
+    with pytest.raises(TypeError, match="callable"):
+        register_tree_mechanism("x", "not a function")
 
 
 # ---------------------------------------------------------------------------

@@ -10,8 +10,7 @@ import scipy.sparse as sp
 from sklearn.metrics import adjusted_rand_score
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-import skdpgraph.cluster._scan as scan_module
-from skdpgraph.cluster._scan import SCAN, scan, structural_similarity
+from skdpgraph.cluster import SCAN, scan, structural_similarity
 
 # ---------------------------------------------------------------------------
 # Brute-force reference: Python sets, one definition at a time.
@@ -149,7 +148,8 @@ def test_block_processing_gives_the_same_result(monkeypatch):
     rng = np.random.default_rng(11)
     A, _ = _planted(rng, [60, 50, 40], 0.3, 0.02)
     full = structural_similarity(A)
-    monkeypatch.setattr(scan_module, "_BLOCK_NNZ", 50)
+    # White-box: a tiny block size forces the blocked product.
+    monkeypatch.setattr("skdpgraph.cluster._scan._BLOCK_NNZ", 50)
     blocked = structural_similarity(A)
     assert (full != blocked).nnz == 0
 

@@ -6,15 +6,17 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _pamst_reference import chi_square_statistic, exact_pamst_distribution, naive_pamst
 from scipy import stats
 
-from skdpgraph import spanning_tree as st
-from skdpgraph._graph import check_graph, edges_to_csr
-from skdpgraph.accounting import PrivacyLeakWarning
-from skdpgraph.spanning_tree import (laplace_mst, minimum_spanning_tree, pamst,
-                                     pamst_step_epsilon, release_tree_weights)
-
-from _pamst_reference import chi_square_statistic, exact_pamst_distribution, naive_pamst
+from skdpgraph.privacy import PrivacyLeakWarning, grid_for, pamst_step_epsilon
+from skdpgraph.tree import (
+    laplace_mst,
+    minimum_spanning_tree,
+    pamst,
+    release_tree_weights,
+)
+from skdpgraph.utils import check_graph, edges_to_csr
 
 #: Each chi-square test rejects a correct sampler with probability 1e-6.
 ALPHA = 1e-6
@@ -64,12 +66,12 @@ def _check_law(samples, law):
     assert stat < stats.chi2.isf(ALPHA, df), (stat, df)
 
 
-def _fast_samples(graph_def, c, copies, seed):
+def _fast_samples(graph_def, c, copies, seed, method="auto"):
     u, v, w, n = graph_def
     G = _disjoint_copies(u, v, w, n, copies)
     mu = 1.0
     eps = c * 2 * mu * copies * (n - 1)  # so that each step has eps_step / (2 mu) = c
-    tree = pamst(G, eps, sensitivity=mu, random_state=seed)
+    tree = pamst(G, eps, sensitivity=mu, random_state=seed, method=method)
     assert tree.edges.shape == (copies * (n - 1), 2)
     return _trees_of_copies(tree, u, v, n, copies)
 
@@ -93,31 +95,18 @@ def test_sparse_sampler_exact_law(graph_def, c):
     _check_law(_fast_samples(graph_def, c, 20000, seed=5), law)
 
 
-@pytest.mark.parametrize("yield_", [0, 1])
-def test_phases_and_sequential_fallback_exact_law(monkeypatch, yield_):
-    # yield_=0: restarts only; 1: hand over to the sequential sampler after
-    # the first phase.
-    monkeypatch.setattr(st, "_MIN_PHASE_YIELD", yield_)
+@pytest.mark.parametrize("method", ["race", "sequential"])
+def test_phases_and_sequential_fallback_exact_law(method):
+    # "race": restarts only; "sequential": the sequential sampler throughout.
     u, v, w, n = G_HUGE
     law = exact_pamst_distribution(u, v, w, n, 1.0)
-    _check_law(_fast_samples(G_HUGE, 1.0, 5000, seed=7), law)
+    _check_law(_fast_samples(G_HUGE, 1.0, 5000, seed=7, method=method), law)
 
 
 def test_sequential_sampler_from_roots_exact_law():
     # The sequential fallback on its own, started from the roots.
     u, v, w, n = G5
-    copies = 5000
-    G = _disjoint_copies(u, v, w, n, copies)
-    rng = np.random.default_rng(3)
-    roots = np.arange(copies) * n + rng.integers(n, size=copies)
-    settled = np.zeros(n * copies, dtype=bool)
-    settled[roots] = True
-    pred = np.full(n * copies, -1, dtype=np.int64)
-    st._pamst_sequential(G, 2.0, settled, pred, rng)
-    assert settled.all()
-    child = np.flatnonzero(pred >= 0)
-    tree = st._tree_from_pairs(pred[child], child, np.zeros(child.size), n * copies)
-    samples = _trees_of_copies(tree, u, v, n, copies)
+    samples = _fast_samples(G5, 2.0, 5000, seed=3, method="sequential")
     _check_law(samples, exact_pamst_distribution(u, v, w, n, 2.0))
 
 
@@ -311,11 +300,15 @@ def test_laplace_mst_exact_mst_of_noisy_graph_dense_and_sparse():
     X = rng.random((40, 2))
     D = check_graph(X, metric="euclidean")
     ref = minimum_spanning_tree(D)
+    # The release rounds every weight to the public grid (half a step at
+    # most), then adds discrete noise of scale about mu / eps = 1e-9 (l1):
+    # |noise| < 40 scales w.p. 1 - 40 e^-40.
+    grid = grid_for(1.0, D[np.triu_indices(40, 1)])
     for G in (D, sp.csr_array(D)):
         t = laplace_mst(G, 1e9, sensitivity=1.0, random_state=0)
         np.testing.assert_array_equal(t.edges, ref.edges)
-        # scale mu / eps = 1e-9 (l1): |noise| < 40 scales w.p. 1 - 40 e^-40.
-        np.testing.assert_allclose(t.weights, ref.weights, atol=4e-8)
+        np.testing.assert_allclose(t.weights, ref.weights, atol=grid / 2 + 4e-8)
+        assert np.all(t.weights / grid == np.round(t.weights / grid))
 
 
 @pytest.mark.parametrize("neighborhood, factor", [("l1", 1), ("linf", 6)])
@@ -337,7 +330,9 @@ def test_release_tree_weights_normalisation_and_clipping():
     t = minimum_spanning_tree(np.array([[0, .2, .9], [.2, 0, .4], [.9, .4, 0]]))
     out = release_tree_weights(t, 1e12, sensitivity=0.1, weight_bounds=(0.0, 2.0),
                                random_state=0)
-    np.testing.assert_allclose(out.weights, [0.1, 0.2], atol=1e-9)  # (w - 0) / 2
+    # (w - 0) / 2, up to half a step of the public grid of the release
+    grid = grid_for(0.1, t.weights)
+    np.testing.assert_allclose(out.weights, [0.1, 0.2], atol=grid / 4 + 1e-9)
     np.testing.assert_array_equal(out.edges, t.edges)
     # Tiny epsilon: noise dwarfs the weights; all weights in (0, 1].
     out = release_tree_weights(t, 1e-6, sensitivity=0.1, weight_bounds=(0.0, 2.0),

@@ -12,19 +12,20 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from skdpgraph._graph import edges_to_csr
-from skdpgraph._tree import minimum_spanning_tree
-from skdpgraph.spanning_tree import laplace_mst, pamst
-from skdpgraph.theory import (
-    laplace_mst_error_bound,
-    order_preservation_probability,
-    pamst_error_bound,
-    partitioning_topology_probability,
+from skdpgraph.edge_dp import (
     pig_epsilon,
     pig_expected_density,
     pig_expected_edges,
     pig_min_s,
 )
+from skdpgraph.metrics import (
+    laplace_mst_error_bound,
+    order_preservation_probability,
+    pamst_error_bound,
+    partitioning_topology_probability,
+)
+from skdpgraph.tree import laplace_mst, minimum_spanning_tree, pamst
+from skdpgraph.utils import edges_to_csr
 
 ALPHA = 1e-6  # false-failure rate of every statistical assertion
 

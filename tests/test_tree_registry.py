@@ -2,20 +2,40 @@
 
 import warnings
 
+import numpy as np
 import pytest
 from sklearn.datasets import make_blobs
 from sklearn.metrics import adjusted_rand_score
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skdpgraph.accounting import BudgetAccountant, PrivacyLeakWarning
-from skdpgraph.cluster import TREE_MECHANISMS, PrivateMSTClustering
+import skdpgraph.tree
+from skdpgraph.cluster import PrivateMSTClustering
+from skdpgraph.privacy import BudgetAccountant, PrivacyLeakWarning
+from skdpgraph.tree import TREE_MECHANISMS
 
 NEW = ["exponential", "input_perturbation", "noisy_max_prim"]
 
 
 def test_registry_lists_the_mechanisms():
     assert set(NEW) | {"pamst", "laplace"} <= set(TREE_MECHANISMS)
-    assert all(TREE_MECHANISMS[name].kind == "topology" for name in NEW)
+    assert all(not TREE_MECHANISMS[name].releases_weights for name in NEW)
+    assert TREE_MECHANISMS["laplace"].releases_weights
+    # Public functions only.
+    for mech in TREE_MECHANISMS.values():
+        assert getattr(skdpgraph.tree, mech.func.__name__) is mech.func
+
+
+@pytest.mark.parametrize("name", sorted(TREE_MECHANISMS))
+def test_every_mechanism_has_the_one_signature_and_gateway(name):
+    func = TREE_MECHANISMS[name].func
+    D = np.array([[0.0, 1.0, 4.0], [1.0, 0.0, 2.0], [4.0, 2.0, 0.0]])
+    tree = func(D, 1.0, sensitivity=0.1, neighborhood="l1", delta=None, rho=None,
+                random_state=0, check_input=True)
+    assert tree.edges.shape == (2, 2)
+    # The gateway refuses what check_graph refuses, for every mechanism alike.
+    bad = np.array([[0.0, -5.0, 1.0], [2.0, 0.0, 1.0], [1.0, 1.0, 0.0]])
+    with pytest.raises(ValueError, match="[Nn]egative|symmetric"):
+        func(bad, 1.0, sensitivity=0.1, neighborhood="l1", random_state=0)
 
 
 @pytest.mark.parametrize("mechanism", NEW)

@@ -1,22 +1,32 @@
-"""Graph clusterers."""
+"""Graph clusterers: thin estimators over functions.
 
-from ._dbmstclu import DBMSTClu, dbcvi_score, dbmstclu
+* :class:`DBMSTClu` / :func:`dbmstclu`: parameter-free MST cutting.
+* :class:`PrivateMSTClustering` / :func:`private_mst_clustering`: PTClust
+  under weight-DP, with any registered private tree
+  (:data:`skdpgraph.tree.TREE_MECHANISMS`).
+* :class:`SCAN` / :func:`scan`, :class:`GraphKMedoids`: clusterers of
+  unweighted graphs, and :class:`PrivateGraphClustering`, the edge-DP route
+  (edge flipping, then any of them).
+"""
+
+from ._dbmstclu import DBMSTClu, DBMSTCluResult, dbmstclu
 from ._kmedoids import GraphKMedoids, graph_distances
 from ._private_graph import PrivateGraphClustering
-from ._private_mst import TREE_MECHANISMS, PrivateMSTClustering, register_tree_mechanism
-from ._scan import SCAN, scan, structural_similarity
+from ._private_mst import PrivateMSTClustering, PrivateMSTResult, private_mst_clustering
+from ._scan import SCAN, SCANResult, scan, structural_similarity
 
 __all__ = [
     "DBMSTClu",
+    "DBMSTCluResult",
     "dbmstclu",
-    "dbcvi_score",
+    "PrivateMSTClustering",
+    "PrivateMSTResult",
+    "private_mst_clustering",
     "SCAN",
+    "SCANResult",
     "scan",
     "structural_similarity",
     "GraphKMedoids",
     "graph_distances",
     "PrivateGraphClustering",
-    "PrivateMSTClustering",
-    "register_tree_mechanism",
-    "TREE_MECHANISMS",
 ]

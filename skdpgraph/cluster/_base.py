@@ -14,7 +14,7 @@ class AdjacencyInputMixin:
 
 
 def set_dbmstclu_attributes(estimator, result):
-    """Copy a :class:`~skdpgraph.cluster._dbmstclu.DBMSTCluResult` onto a
+    """Copy a :class:`~skdpgraph.cluster.DBMSTCluResult` onto a
     fitted estimator's attributes (``labels_``, ``n_clusters_``, ``dbcvi_``,
     ``cut_edges_``, ``cut_weights_``, ``dbcvi_path_``)."""
     estimator.labels_ = result.labels

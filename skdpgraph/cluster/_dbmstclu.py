@@ -9,21 +9,19 @@ References
    Definitions 3.3-3.6 and Algorithm 1.
 """
 
-import math
 from typing import NamedTuple
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
 from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions
 
-from .._graph import check_graph, graph_edges
-from .._rooted import range_max, root_forest
-from .._tree import SpanningTree, tree_from_graph
+from ..metrics._scores import dbcvi_from_labels, validity_index
+from ..tree import check_tree, tree_from_graph
+from ..tree._rooted import range_max, root_forest
+from ..utils import check_graph
 from ._base import set_dbmstclu_attributes
 
-__all__ = ["DBMSTClu", "DBMSTCluResult", "dbmstclu", "dbcvi_score", "validity_index"]
+__all__ = ["DBMSTClu", "DBMSTCluResult", "dbmstclu"]
 
 #: Two DBCVI gains closer than ``TIE_RTOL * n`` are treated as equal (a tie),
 #: so that ties in exact arithmetic are broken by the documented rule rather
@@ -55,48 +53,6 @@ class DBMSTCluResult(NamedTuple):
     cut_edges: np.ndarray
     cut_weights: np.ndarray
     dbcvi_path: np.ndarray
-
-
-def validity_index(separation, dispersion):
-    """Validity index V_C of clusters (Definition 3.5 of [2]), vectorised.
-
-    ``V_C = (SEP - DISP) / max(SEP, DISP)``. A cluster with ``DISP = 0`` (a
-    singleton, or a cluster whose internal edges all weigh 0) has
-    ``V_C = 1``: this is the authors' convention for singletons, extended
-    continuously (for ``DISP = 0 < SEP`` the formula already gives 1), and it
-    defines the case ``SEP = DISP = 0``, so the index is never NaN.
-    """
-    sep = np.asarray(separation, dtype=np.float64)
-    disp = np.asarray(dispersion, dtype=np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        v = (sep - disp) / np.maximum(sep, disp)
-    return np.where(disp > 0, v, 1.0)
-
-
-def _check_tree(tree):
-    """Edge list ``(n, u, v, w)`` of a forest given in any accepted form."""
-    if isinstance(tree, SpanningTree):  # canonical by construction
-        return tree.tree.shape[0], tree.edges[:, 0], tree.edges[:, 1], tree.weights
-    graph = check_graph(tree, metric="precomputed", what="tree")
-    if not sp.issparse(graph):
-        if graph.shape[0] != 2:
-            raise ValueError(
-                "tree must be a spanning tree or forest; a dense matrix is a "
-                "complete graph, which is a tree only for 2 nodes. Pass a sparse "
-                "tree (for example skdpgraph.minimum_spanning_tree(X).tree)."
-            )
-        graph = tree_from_graph(graph).tree
-    n = graph.shape[0]
-    m = graph.nnz // 2
-    n_comp, _ = connected_components(graph, directed=False)
-    if m != n - n_comp:
-        raise ValueError(
-            f"tree must be a forest (acyclic): it has {m} edges on "
-            f"{n} nodes in {n_comp} component(s), so it contains "
-            f"{m - n + n_comp} cycle(s)."
-        )
-    u, v, w = graph_edges(graph)
-    return n, u, v, w
 
 
 def dbmstclu(tree):
@@ -144,8 +100,9 @@ def dbmstclu(tree):
     evaluation; subtree aggregates are maintained under cuts with the same
     scans. Total time O(sum over steps of the size of the cluster cut).
     """
-    n, u, v, w = _check_tree(tree)
-    forest = root_forest(np.column_stack([u, v]), w, n)
+    tree = check_tree(tree)
+    n, (u, v), w = tree.tree.shape[0], tree.edges.T, tree.weights
+    forest = root_forest(tree.edges, w, n)
     state = _State(forest, n)
     cuts, path = [], []
     starts = forest.comp_start
@@ -166,7 +123,7 @@ def dbmstclu(tree):
     cut_edges = np.column_stack([np.minimum(parents, cut_nodes),
                                  np.maximum(parents, cut_nodes)]).reshape(k, 2)
     cut_weights = forest.parent_weight[cut_nodes]
-    dbcvi = _dbcvi(n, u, v, w, labels, int(labels.max()) + 1)
+    dbcvi = dbcvi_from_labels(n, u, v, w, labels, int(labels.max()) + 1)
     return DBMSTCluResult(labels, int(labels.max()) + 1, dbcvi, cut_edges,
                           cut_weights, np.asarray(path, dtype=np.float64) / n)
 
@@ -545,57 +502,6 @@ class _State:
         return s_total
 
 
-def dbcvi_score(tree, labels):
-    """Density-Based Validity Index of a partition of a tree into subtrees.
-
-    ``DBCVI = sum_i |C_i| / N * V_C(C_i)`` (Definition 3.6 of [2]) with
-    ``V_C`` from :func:`validity_index`, ``DISP(C)`` the largest weight of an
-    edge inside ``C`` (0 if none; Def. 3.3) and ``SEP(C)`` the smallest
-    weight of a cut tree edge incident to ``C`` (Def. 3.4). A cluster with no
-    incident cut edge (a whole connected component, the case ``K = 1`` of
-    Def. 3.4) has ``SEP = 1``, as in the paper.
-
-    Parameters
-    ----------
-    tree : sparse matrix or :class:`~skdpgraph.SpanningTree`
-        Weighted spanning tree or forest.
-    labels : array-like of shape (n,)
-        Cluster labels; every cluster must be a connected subtree.
-
-    Returns
-    -------
-    score : float in [-1, 1]
-    """
-    n, u, v, w = _check_tree(tree)
-    labels = np.asarray(labels)
-    if labels.shape != (n,):
-        raise ValueError(f"labels must have shape ({n},); got {labels.shape}.")
-    _, lab = np.unique(labels, return_inverse=True)
-    k = int(lab.max()) + 1
-    inside = lab[u] == lab[v]
-    if np.count_nonzero(inside) != n - k:
-        raise ValueError(
-            "every cluster must be a connected subtree of the tree: "
-            f"{k} clusters on {n} nodes need {n - k} internal tree edges, "
-            f"found {int(np.count_nonzero(inside))}."
-        )
-    return _dbcvi(n, u, v, w, lab, k)
-
-
-def _dbcvi(n, u, v, w, lab, k):
-    """DBCVI of labels ``0..k-1`` that partition a forest into subtrees."""
-    inside = lab[u] == lab[v]
-    disp = np.zeros(k)
-    np.maximum.at(disp, lab[u[inside]], w[inside])
-    sep = np.full(k, np.inf)
-    cu, cv, cw = u[~inside], v[~inside], w[~inside]
-    np.minimum.at(sep, lab[cu], cw)
-    np.minimum.at(sep, lab[cv], cw)
-    sep[np.isinf(sep)] = 1.0
-    sizes = np.bincount(lab, minlength=k)
-    return math.fsum((sizes * validity_index(sep, disp)).tolist()) / n
-
-
 def _n_features(X, graph):
     """Columns of the array given to fit (the node count for a networkx graph)."""
     shape = getattr(X, "shape", None)
@@ -659,7 +565,7 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from skdpgraph import DBMSTClu
+    >>> from skdpgraph.cluster import DBMSTClu
     >>> X = np.array([[0.0], [0.1], [0.2], [5.0], [5.1], [5.3]])
     >>> DBMSTClu().fit_predict(X)
     array([0, 0, 0, 1, 1, 1])

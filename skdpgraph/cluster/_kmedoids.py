@@ -13,8 +13,7 @@ from scipy.sparse.csgraph import connected_components, shortest_path
 from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._graph import check_random_state_or_entropy
-from ..perturbation import check_adjacency
+from ..utils import check_adjacency, check_random_state
 from ._base import AdjacencyInputMixin
 
 __all__ = ["GraphKMedoids", "graph_distances"]
@@ -38,7 +37,7 @@ def graph_distances(adjacency, *, weighted=False):
     Parameters
     ----------
     adjacency : array-like, sparse matrix or networkx.Graph
-        See :func:`skdpgraph.perturbation.check_adjacency`.
+        See :func:`skdpgraph.utils.check_adjacency`.
     weighted : bool, default=False
         False: hop counts (every edge has length 1). True: the stored
         weights are edge lengths (distances; an explicitly stored zero is
@@ -130,7 +129,7 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     Examples
     --------
     >>> import networkx as nx
-    >>> from skdpgraph.cluster._kmedoids import GraphKMedoids
+    >>> from skdpgraph.cluster import GraphKMedoids
     >>> A = nx.to_scipy_sparse_array(nx.barbell_graph(5, 0), nodelist=range(10))
     >>> GraphKMedoids(n_clusters=2, random_state=0).fit(A).labels_
     array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
@@ -193,7 +192,7 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
             d_max = float(D[finite].max())
             D[~finite] = n * d_max + 1.0
 
-        seed = int(check_random_state_or_entropy(self.random_state).integers(2**31 - 1))
+        seed = int(check_random_state(self.random_state).integers(2**31 - 1))
         if self.method == "fasterpam":
             res = kmedoids.fasterpam(
                 D, k, max_iter=self.max_iter, init=self.init, random_state=seed, n_cpu=1

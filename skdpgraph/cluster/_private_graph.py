@@ -4,13 +4,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin, _fit_context, clone
 from sklearn.utils._param_validation import HasMethods
 
-from .._graph import check_random_state_or_entropy
-from ..perturbation import (
+from ..edge_dp._flip import (
     _flip_canonical,
     _privacy_parameter_constraints,
     _resolve_privacy,
-    check_adjacency,
 )
+from ..utils import check_adjacency, check_random_state
 from ._base import AdjacencyInputMixin
 
 __all__ = ["PrivateGraphClustering"]
@@ -22,7 +21,7 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     PIG (Muelle et al. 2015): the graph's adjacency is perturbed by edge
     flipping (each pair keeps its bit with probability ``1 - s`` and gets a
     fair coin otherwise; see
-    :class:`skdpgraph.perturbation.EdgeFlipPerturbation`), and a clone of
+    :class:`skdpgraph.edge_dp.EdgeFlipPerturbation`), and a clone of
     ``estimator`` is fitted on the perturbed graph. The labels depend on the
     private graph only through the perturbed one, so they are
     ``epsilon``-differentially private with ``epsilon = ln(2/s - 1)`` for
@@ -50,7 +49,7 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         ``epsilon`` and ``s``.
     s : float in (0, 1], default=None
         Randomisation probability; then ``epsilon = ln(2/s - 1)``. See
-        :func:`skdpgraph.perturbation.suggest_s` for Muelle et al.'s
+        :func:`skdpgraph.edge_dp.suggest_s` for Muelle et al.'s
         Theorem 2 (computing the density from the private graph spends
         privacy unless it is public).
     random_state : None, int, numpy.random.Generator or RandomState, default=None
@@ -59,7 +58,7 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         and therefore not private against anyone who knows the seed.
     accountant : object with ``check`` and ``spend``, default=None
         Budget accountant (for example
-        :class:`skdpgraph.accounting.BudgetAccountant`, or diffprivlib's):
+        :class:`skdpgraph.privacy.BudgetAccountant`, or diffprivlib's):
         ``check(epsilon_spent_, 0.0)`` before perturbing and
         ``spend(epsilon_spent_, 0.0)`` after, once per :meth:`fit`.
         scikit-learn's ``clone`` copies parameters; a ``BudgetAccountant``
@@ -83,7 +82,7 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
 
     See Also
     --------
-    skdpgraph.perturbation.EdgeFlipPerturbation : the perturbation alone, for
+    skdpgraph.edge_dp.EdgeFlipPerturbation : the perturbation alone, for
         pipelines.
 
     References
@@ -94,8 +93,8 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     Examples
     --------
     >>> import networkx as nx
-    >>> from skdpgraph.cluster._scan import SCAN
-    >>> from skdpgraph.cluster._private_graph import PrivateGraphClustering
+    >>> from skdpgraph.cluster import SCAN
+    >>> from skdpgraph.cluster import PrivateGraphClustering
     >>> G = nx.karate_club_graph()
     >>> model = PrivateGraphClustering(SCAN(0.5, 3), epsilon=3.0, random_state=0)
     >>> labels = model.fit_predict(G)
@@ -131,7 +130,7 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         """
         s, epsilon = _resolve_privacy(self.epsilon, self.s, type(self).__name__)
         A = check_adjacency(X)
-        rng = check_random_state_or_entropy(self.random_state)
+        rng = check_random_state(self.random_state)
         if self.accountant is not None:
             self.accountant.check(epsilon, 0.0)
         perturbed = _flip_canonical(A, s, rng)

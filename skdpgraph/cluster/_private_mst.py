@@ -10,10 +10,9 @@ References
    Section 3.2).
 """
 
-import inspect
 import math
 from numbers import Integral, Real
-from typing import Callable, NamedTuple
+from typing import NamedTuple, Optional
 
 import numpy as np
 import scipy.sparse as sp
@@ -21,109 +20,127 @@ from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
 from sklearn.metrics import pairwise_distances_argmin
 from sklearn.utils import check_array
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
-from sklearn.utils.validation import _check_feature_names, check_is_fitted, validate_data
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import (
+    _check_feature_names,
+    check_is_fitted,
+    validate_data,
+)
 
-from .._exponential_tree import exponential_tree
-from .._graph import _is_networkx_graph, check_graph, check_random_state_or_entropy
-from .._input_perturbation import input_perturbation_tree
-from .._noisy_max_prim import noisy_max_prim_tree
-from ..accounting import approx_dp_to_zcdp, zcdp_to_approx_dp
-from ..spanning_tree import (SpanningTree, _check_bounds, _offdiag_range, warn_out_of_bounds,
-                             data_weight_bounds, edges_to_csr, laplace_mst,
-                             normalize_weights, pamst, release_tree_weights)
+from ..privacy import (
+    check_weight_bounds,
+    data_weight_bounds,
+    pamst_step_epsilon,
+    plan_tree_release,
+)
+from ..tree import get_tree_mechanism, release_private_tree
+from ..tree._weight_release import clip_graph_weights
+from ..utils import check_graph, check_random_state, weight_range
+from ..utils._graph import _is_networkx_graph
 from ._base import set_dbmstclu_attributes
 from ._dbmstclu import _n_features, dbmstclu
 
-__all__ = ["PrivateMSTClustering", "TREE_MECHANISMS", "TreeMechanism",
-           "register_tree_mechanism"]
+__all__ = ["PrivateMSTClustering", "PrivateMSTResult", "private_mst_clustering"]
 
 
-class TreeMechanism(NamedTuple):
-    """A private spanning-tree mechanism usable by :class:`PrivateMSTClustering`.
+class PrivateMSTResult(NamedTuple):
+    """Result of :func:`private_mst_clustering`: the release and its guarantee.
 
     Attributes
     ----------
-    func : callable
-        ``func(graph, epsilon=None, *, sensitivity, neighborhood,
-        random_state, [rho=None], [check_input=True]) -> SpanningTree``.
-    kind : {"topology", "weights"}
-        ``"topology"``: releases only the tree's edges (its ``weights`` are the
-        true, private ones); the estimator then spends the rest of the budget
-        on Weight-Release. ``"weights"``: releases the tree with noisy
-        weights already (e.g. Laplace-MST); the whole budget goes to it.
+    labels : ndarray of shape (n,)
+    n_clusters : int
+    dbcvi : float
+    tree : SpanningTree
+        The released weighted spanning tree (forest), weights in ``(0, 1]``.
+    cut_edges : ndarray of shape (k, 2)
+    cut_weights : ndarray of shape (k,)
+    dbcvi_path : ndarray of shape (k,)
+    weight_bounds : (float, float)
+        The public bounds used (given, or coarse bounds read from the data).
+    epsilon_spent, delta_spent : float
+        The ``(epsilon, delta)``-DP guarantee of the release.
+    rho_spent : float or None
+        Its zCDP parameter under zCDP accounting.
+    step_epsilon : float or None
+        Epsilon of each step of a mechanism that composes steps (PAMST).
     """
 
-    func: Callable
-    kind: str
+    labels: np.ndarray
+    n_clusters: int
+    dbcvi: float
+    tree: object
+    cut_edges: np.ndarray
+    cut_weights: np.ndarray
+    dbcvi_path: np.ndarray
+    weight_bounds: tuple
+    epsilon_spent: float
+    delta_spent: float
+    rho_spent: Optional[float]
+    step_epsilon: Optional[float]
 
 
-#: Registered tree mechanisms: ``name -> TreeMechanism(func, kind)``.
-TREE_MECHANISMS = {
-    "pamst": TreeMechanism(pamst, "topology"),
-    "laplace": TreeMechanism(laplace_mst, "weights"),
-    # Hladik and Tetek (FORC 2025): the exponential mechanism over all trees.
-    "exponential": TreeMechanism(exponential_tree, "topology"),
-    # Pagh, Retschmeier, Wu and Zhang (2024): one Gumbel perturbation, then MST.
-    "input_perturbation": TreeMechanism(input_perturbation_tree, "topology"),
-    # Pagh and Retschmeier (2024): Prim with Report-Noisy-Max, zCDP.
-    "noisy_max_prim": TreeMechanism(noisy_max_prim_tree, "topology"),
-}
+def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood="l1",
+                           tree_share=0.5, weight_bounds=None, accounting="pure", delta=None,
+                           accountant=None, tree_mechanism="pamst", random_state=None):
+    """PTClust: DBMSTClu on a spanning tree released under weight-DP.
 
+    The function form of :class:`PrivateMSTClustering` (which documents the
+    parameters and the guarantee), on a graph: anything
+    :func:`skdpgraph.utils.check_graph` accepts with ``metric="precomputed"``.
 
-def register_tree_mechanism(name, func, kind):
-    """Make a private tree mechanism available as ``tree_mechanism=name``.
+    The budget is checked against ``accountant`` and spent on it before any
+    private value is read, so a release that fails later has still spent it.
 
-    Parameters
-    ----------
-    name : str
-    func : callable
-        See :class:`TreeMechanism`. If it accepts a ``rho`` keyword it is
-        given a zCDP budget under ``accounting="zcdp"``.
-    kind : {"topology", "weights"}
+    Returns
+    -------
+    PrivateMSTResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skdpgraph.cluster import private_mst_clustering
+    >>> D = np.abs(np.subtract.outer([0.0, 0.1, 0.2, 5.0, 5.1, 5.3],
+    ...                              [0.0, 0.1, 0.2, 5.0, 5.1, 5.3]))
+    >>> res = private_mst_clustering(D, 50.0, sensitivity=0.01, weight_bounds=(0.0, 6.0),
+    ...                              tree_mechanism="laplace", random_state=0)
+    >>> res.labels, res.epsilon_spent
+    (array([0, 0, 0, 1, 1, 1]), 50.0)
     """
-    if kind not in ("topology", "weights"):
-        raise ValueError(f"kind must be 'topology' or 'weights'; got {kind!r}.")
-    if not callable(func):
-        raise TypeError("func must be callable.")
-    TREE_MECHANISMS[name] = TreeMechanism(func, kind)
-
-
-def _accepts(func, name):
-    try:
-        return name in inspect.signature(func).parameters
-    except (TypeError, ValueError):  # pragma: no cover - builtins
-        return False
-
-
-def _weight_range(graph):
-    """Smallest and largest edge weight (dense: off-diagonal, no n x n copy)."""
-    if sp.issparse(graph):
-        if graph.data.size == 0:
-            return 0.0, 1.0
-        return float(graph.data.min()), float(graph.data.max())
-    return _offdiag_range(graph)
-
-
-def _clip_graph(graph, bounds):
-    """The graph with its weights clipped into public bounds (a copy if needed)."""
-    lo, hi = bounds
-    wmin, wmax = _weight_range(graph)
-    if lo <= wmin and wmax <= hi:
-        return graph
-    if sp.issparse(graph):
-        data = graph.data
-        count = int(np.count_nonzero((data < lo) | (data > hi))) // 2
-        out = graph.copy()
-        out.data = np.clip(data, lo, hi)  # explicit zeros stay stored
-    else:
-        n = graph.shape[0]
-        diag = n if lo > 0 else 0  # the diagonal holds 0s that are not edges
-        count = (int(np.count_nonzero(graph < lo)) - diag
-                 + int(np.count_nonzero(graph > hi))) // 2
-        out = np.clip(graph, lo, hi)
-        np.fill_diagonal(out, 0.0)
-    warn_out_of_bounds(count, bounds, stacklevel=5)
-    return out
+    mechanism = get_tree_mechanism(tree_mechanism)
+    if accounting == "zcdp" and delta is None:
+        raise ValueError("accounting='zcdp' needs delta, a number in (0, 1).")
+    if accounting == "pure" and delta is not None:
+        raise ValueError(
+            "delta is only used with accounting='zcdp'; with accounting='pure' "
+            f"the guarantee is epsilon-DP and delta must be None (got {delta!r})."
+        )
+    bounds = None if weight_bounds is None else check_weight_bounds(weight_bounds)
+    plan = plan_tree_release(epsilon, accounting=accounting, delta=delta,
+                             tree_share=tree_share,
+                             releases_weights=mechanism.releases_weights,
+                             zcdp=mechanism.zcdp)
+    graph = check_graph(graph, metric="precomputed", what="graph")
+    rng = check_random_state(random_state)
+    if accountant is not None:
+        # Charged before the mechanisms read a private value: a release that
+        # fails afterwards has still spent its budget.
+        accountant.check(plan.epsilon_spent, plan.delta_spent)
+        accountant.spend(plan.epsilon_spent, plan.delta_spent)
+    if bounds is None:
+        bounds = data_weight_bounds(np.array(weight_range(graph)), stacklevel=3)
+    graph = clip_graph_weights(graph, bounds)
+    released = release_private_tree(graph, mechanism, plan, sensitivity=sensitivity,
+                                    neighborhood=neighborhood, weight_bounds=bounds,
+                                    random_state=rng)
+    res = dbmstclu(released)
+    n_steps = released.weights.size
+    step_eps = None
+    if mechanism.composed_steps and n_steps:
+        step_eps = pamst_step_epsilon(n_steps, plan.tree_epsilon, plan.tree_rho)
+    return PrivateMSTResult(res.labels, res.n_clusters, res.dbcvi, released, res.cut_edges,
+                            res.cut_weights, res.dbcvi_path, bounds, plan.epsilon_spent,
+                            plan.delta_spent, plan.rho, step_eps)
 
 
 class PrivateMSTClustering(ClusterMixin, BaseEstimator):
@@ -142,8 +159,19 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
     ``sensitivity``; with ``accounting="zcdp"`` they are
     ``(epsilon_spent_, delta)``-DP, ``epsilon_spent_ <= epsilon``. The
     topology (which pairs are edges, hence the connected components) is
-    not protected. :meth:`predict` reads the training data (it finds the
-    nearest training node), so its output is not covered by the guarantee.
+    not protected.
+
+    **On a real computer.** Every released number (Weight-Release,
+    Laplace-MST) is drawn on a public grid with exact discrete noise
+    (:func:`skdpgraph.privacy.release_laplace`), so floating point does not
+    weaken the guarantee; the budget is spent on ``accountant`` before any
+    private value is read; and the fitted object holds only released values
+    and public inputs (``weight_bounds_`` are the public bounds, or, without
+    them, the coarse power-of-two bounds that the :class:`PrivacyLeakWarning`
+    announces). ``random_state=None`` draws from a cryptographically secure
+    generator. :meth:`predict` on features needs the training data, which is
+    kept only with ``keep_training_data=True``: the fitted model then holds
+    the raw data and is no longer a private release.
 
     Parameters
     ----------
@@ -166,20 +194,21 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
     weight_bounds : (float, float), default=None
         Public bounds ``(low, high)``, ``0 <= low < high``, on the weights.
         Weights outside are clipped into them with a
-        :class:`~skdpgraph.accounting.PrivacyLeakWarning` (clipping keeps
+        :class:`~skdpgraph.privacy.PrivacyLeakWarning` (clipping keeps
         the guarantee; the warning itself depends on the data). They set the
         normalisation ``w' = (w + tau) / p`` of the released weights with
         ``tau = -low`` and ``p = high - low``, followed by clipping into
-        ``(0, 1]`` (post-processing). ``None``: the bounds are computed from
-        the private weights, with a ``PrivacyLeakWarning``: the guarantee
-        then does not hold exactly.
+        ``(0, 1]`` (post-processing). ``None``: the bounds are
+        ``(0, 2**ceil(log2(max w)))``, read from the private weights, with a
+        ``PrivacyLeakWarning``: the guarantee then does not cover the order
+        of magnitude of the largest weight.
     accounting : {"pure", "zcdp"}, default="pure"
         ``"pure"``: the paper's sequential composition; the tree's
         ``|V| - n_components`` exponential-mechanism steps get
         ``tree_share * epsilon / (|V| - n_components)`` each and the weights
         Laplace noise with ``(1 - tree_share) * epsilon``. ``"zcdp"``: the
         target ``(epsilon, delta)`` becomes a zCDP budget
-        ``rho`` (:func:`~skdpgraph.accounting.approx_dp_to_zcdp`); each
+        ``rho`` (:func:`~skdpgraph.privacy.approx_dp_to_zcdp`); each
         ``eps``-DP exponential-mechanism step costs ``eps**2 / 8`` (Cesar and
         Rogers 2021), so steps get ``sqrt(8 tree_share rho / (|V| - n_c))``,
         and the weights get Gaussian noise of L2 sensitivity ``mu`` (l1) or
@@ -190,13 +219,15 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
     delta : float in (0, 1), default=None
         Required with ``accounting="zcdp"``; must be None with ``"pure"``.
     accountant : object with ``check`` and ``spend``, default=None
-        A budget accountant (e.g. :class:`skdpgraph.accounting.BudgetAccountant`
-        or diffprivlib's): ``check(epsilon_spent, delta_spent)`` is called
-        before the release and ``spend`` after it. :func:`sklearn.base.clone`
+        A budget accountant (e.g. :class:`skdpgraph.privacy.BudgetAccountant`
+        or diffprivlib's): ``spend(epsilon_spent, delta_spent)`` is called
+        after the input is validated and before the release reads any
+        private value, so a fit that fails afterwards has still spent its
+        budget. :func:`sklearn.base.clone`
         (used by GridSearchCV) copies it; a ``BudgetAccountant`` copies to
         itself, so clones share its budget (not across ``n_jobs`` processes).
     tree_mechanism : str, default="pamst"
-        A key of ``TREE_MECHANISMS``: ``"pamst"`` (PTClust, [1]_),
+        A key of :data:`skdpgraph.tree.TREE_MECHANISMS`: ``"pamst"`` (PTClust, [1]_),
         ``"laplace"`` (Laplace-MST then DBMSTClu, the thesis's comparison),
         ``"exponential"`` (the exponential mechanism over all spanning trees,
         Hladik and Tetek 2025), ``"input_perturbation"`` (one Gumbel
@@ -212,8 +243,14 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         distances.
     metric_params : dict, default=None
         Extra keyword arguments for the metric.
+    keep_training_data : bool, default=False
+        Keep the training features in ``training_data_`` so that
+        :meth:`predict` can find the nearest training node of new points.
+        The fitted model then holds the raw data: it is NOT a private
+        release. Off by default.
     random_state : None, int, numpy.random.Generator or RandomState, default=None
-        ``None`` draws fresh OS entropy, as a private release needs. A fixed
+        ``None`` draws from a cryptographically secure generator, as a
+        private release needs. A fixed
         seed makes the release reproducible, hence not private against
         anyone who knows the seed.
 
@@ -233,7 +270,8 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
     dbcvi_path_ : ndarray of shape (n_cuts,)
         DBCVI after each cut.
     weight_bounds_ : (float, float)
-        Bounds used (given, or read from the data).
+        Bounds used: the public ones given, or coarse ones read from the data
+        (see ``weight_bounds``).
     epsilon_spent_ : float
         Epsilon of the guarantee of this fit.
     delta_spent_ : float
@@ -243,12 +281,15 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
     step_epsilon_ : float or None
         Epsilon of each PAMST step (topology mechanisms that use steps).
     n_features_in_ : int
+    training_data_ : ndarray or sparse matrix
+        Only with ``keep_training_data=True`` (and features as input).
 
     See Also
     --------
     skdpgraph.cluster.DBMSTClu : the non-private clusterer.
-    skdpgraph.spanning_tree.pamst, skdpgraph.spanning_tree.laplace_mst,
-    skdpgraph.spanning_tree.release_tree_weights : the mechanisms.
+    private_mst_clustering : the function form.
+    skdpgraph.tree.pamst, skdpgraph.tree.laplace_mst,
+    skdpgraph.tree.release_tree_weights : the mechanisms.
 
     Notes
     -----
@@ -262,7 +303,7 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from skdpgraph.cluster._private_mst import PrivateMSTClustering
+    >>> from skdpgraph.cluster import PrivateMSTClustering
     >>> X = np.array([[0.0], [0.1], [0.2], [5.0], [5.1], [5.3]])
     >>> model = PrivateMSTClustering(epsilon=50.0, sensitivity=0.01,
     ...                              weight_bounds=(0.0, 6.0),
@@ -285,6 +326,7 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         "tree_mechanism": [str],
         "metric": [StrOptions({"precomputed"}), str, callable],
         "metric_params": [dict, None],
+        "keep_training_data": ["boolean"],
         "random_state": [None, Interval(Integral, 0, None, closed="left"),
                          np.random.RandomState, np.random.Generator],
     }
@@ -292,7 +334,7 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
     def __init__(self, epsilon=1.0, sensitivity=1.0, neighborhood="l1", tree_share=0.5,
                  weight_bounds=None, accounting="pure", delta=None, accountant=None,
                  tree_mechanism="pamst", metric="euclidean", metric_params=None,
-                 random_state=None):
+                 keep_training_data=False, random_state=None):
         self.epsilon = epsilon
         self.sensitivity = sensitivity
         self.neighborhood = neighborhood
@@ -304,24 +346,8 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         self.tree_mechanism = tree_mechanism
         self.metric = metric
         self.metric_params = metric_params
+        self.keep_training_data = keep_training_data
         self.random_state = random_state
-
-    def _check_params(self):
-        if self.tree_mechanism not in TREE_MECHANISMS:
-            raise ValueError(
-                f"tree_mechanism must be one of {sorted(TREE_MECHANISMS)}; got "
-                f"{self.tree_mechanism!r}."
-            )
-        if self.accounting == "zcdp" and self.delta is None:
-            raise ValueError("accounting='zcdp' needs delta, a number in (0, 1).")
-        if self.accounting == "pure" and self.delta is not None:
-            raise ValueError(
-                "delta is only used with accounting='zcdp'; with accounting='pure' "
-                f"the guarantee is epsilon-DP and delta must be None (got {self.delta!r})."
-            )
-        if self.weight_bounds is not None:
-            return _check_bounds(self.weight_bounds)
-        return None
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -338,106 +364,40 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         -------
         self : PrivateMSTClustering
         """
-        bounds = self._check_params()
         graph = check_graph(X, self.metric, self.metric_params)
         _check_feature_names(self, X, reset=True)
         self.n_features_in_ = _n_features(X, graph)
-        if bounds is None:
-            bounds = data_weight_bounds(np.array(_weight_range(graph)), stacklevel=4)
-        else:
-            graph = _clip_graph(graph, bounds)
-        mech = TREE_MECHANISMS[self.tree_mechanism]
-        plan = self._budget_plan(mech)
-        if self.accountant is not None:
-            self.accountant.check(plan["epsilon_spent"], plan["delta_spent"])
-        rng = check_random_state_or_entropy(self.random_state)
-        released, step_eps = self._release(graph, mech, plan, bounds, rng)
-        res = dbmstclu(released.tree)
-        if self.accountant is not None:
-            self.accountant.spend(plan["epsilon_spent"], plan["delta_spent"])
-
-        if self.metric != "precomputed" and not _is_networkx_graph(X):
-            self._fit_X = check_array(X, accept_sparse="csr", dtype=np.float64, copy=True)
-        else:
-            self._fit_X = None
-        self.tree_ = released.tree
-        self.tree_edges_ = released.edges
+        res = private_mst_clustering(
+            graph, self.epsilon, sensitivity=self.sensitivity, neighborhood=self.neighborhood,
+            tree_share=self.tree_share, weight_bounds=self.weight_bounds,
+            accounting=self.accounting, delta=self.delta, accountant=self.accountant,
+            tree_mechanism=self.tree_mechanism, random_state=self.random_state)
+        if self.keep_training_data and self.metric != "precomputed" and not _is_networkx_graph(X):
+            self.training_data_ = check_array(X, accept_sparse="csr", dtype=np.float64,
+                                              copy=True)
+        self.tree_ = res.tree.tree
+        self.tree_edges_ = res.tree.edges
         set_dbmstclu_attributes(self, res)
-        self.weight_bounds_ = bounds
-        self.epsilon_spent_ = plan["epsilon_spent"]
-        self.delta_spent_ = plan["delta_spent"]
-        self.rho_spent_ = plan["rho"]
-        self.step_epsilon_ = step_eps
+        self.weight_bounds_ = res.weight_bounds
+        self.epsilon_spent_ = res.epsilon_spent
+        self.delta_spent_ = res.delta_spent
+        self.rho_spent_ = res.rho_spent
+        self.step_epsilon_ = res.step_epsilon
         return self
 
-    def _budget_plan(self, mech):
-        """How the budget is split, and the guarantee it yields."""
-        eps = float(self.epsilon)
-        share = float(self.tree_share)
-        accepts_rho = _accepts(mech.func, "rho")
-        if self.accounting == "pure":
-            if mech.kind == "weights":
-                return dict(tree_eps=eps, tree_rho=None, weight_eps=None, weight_rho=None,
-                            rho=None, epsilon_spent=eps, delta_spent=0.0)
-            return dict(tree_eps=share * eps, tree_rho=None, weight_eps=(1 - share) * eps,
-                        weight_rho=None, rho=None, epsilon_spent=eps, delta_spent=0.0)
-        delta = float(self.delta)
-        rho = approx_dp_to_zcdp(eps, delta)
-        if mech.kind == "weights":
-            if accepts_rho:
-                return dict(tree_eps=None, tree_rho=rho, weight_eps=None, weight_rho=None,
-                            rho=rho, epsilon_spent=zcdp_to_approx_dp(rho, delta),
-                            delta_spent=delta)
-            # One pure mechanism: nothing to compose, epsilon-DP as it is.
-            return dict(tree_eps=eps, tree_rho=None, weight_eps=None, weight_rho=None,
-                        rho=None, epsilon_spent=eps, delta_spent=0.0)
-        tree_rho = share * rho
-        weight_rho = rho - tree_rho
-        if accepts_rho:
-            tree = dict(tree_eps=None, tree_rho=tree_rho)
-        else:
-            # A pure eps-DP mechanism is eps^2/2-zCDP (Bun and Steinke 2016).
-            tree = dict(tree_eps=math.sqrt(2.0 * tree_rho), tree_rho=None)
-        return dict(**tree, weight_eps=None, weight_rho=weight_rho, rho=rho,
-                    epsilon_spent=min(eps, zcdp_to_approx_dp(rho, delta)),
-                    delta_spent=delta)
+    def _can_predict(self):
+        # Features need the kept training data; distances to the training
+        # nodes (metric="precomputed") need nothing private.
+        return self.metric == "precomputed" or self.keep_training_data
 
-    def _release(self, graph, mech, plan, bounds, rng):
-        kwargs = dict(sensitivity=self.sensitivity, neighborhood=self.neighborhood,
-                      random_state=rng)
-        if _accepts(mech.func, "check_input"):
-            kwargs["check_input"] = False
-        if plan["tree_rho"] is not None:
-            kwargs["rho"] = plan["tree_rho"]
-            tree = mech.func(graph, **kwargs)
-        else:
-            tree = mech.func(graph, plan["tree_eps"], **kwargs)
-        n_steps = tree.weights.size
-        step_eps = None
-        if mech.func is pamst and n_steps:
-            step_eps = (plan["tree_eps"] / n_steps if plan["tree_eps"] is not None
-                        else math.sqrt(8.0 * plan["tree_rho"] / n_steps))
-        if mech.kind == "weights":
-            w = normalize_weights(tree.weights, bounds)
-            e = tree.edges
-            return SpanningTree(edges_to_csr(e[:, 0], e[:, 1], w, graph.shape[0]), e, w), step_eps
-        if plan["weight_rho"] is not None:
-            released = release_tree_weights(
-                tree, sensitivity=self.sensitivity, neighborhood=self.neighborhood,
-                weight_bounds=bounds, random_state=rng, mechanism="gaussian",
-                rho=plan["weight_rho"])
-        else:
-            released = release_tree_weights(
-                tree, plan["weight_eps"], sensitivity=self.sensitivity,
-                neighborhood=self.neighborhood, weight_bounds=bounds, random_state=rng,
-                mechanism="laplace")
-        return released, step_eps
-
+    @available_if(_can_predict)
     def predict(self, X):
         """Label new points with the cluster of their nearest training node.
 
         Not a private release: the nearest node is found with the training
-        data, which the guarantee of :meth:`fit` does not extend to.
+        data, which the guarantee of :meth:`fit` does not extend to. Only
+        available with ``metric="precomputed"`` (queries give their
+        distances to the training nodes) or ``keep_training_data=True``.
 
         Parameters
         ----------
@@ -454,14 +414,14 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         n_train = self.labels_.shape[0]
         if self.metric == "precomputed":
             return self.labels_[_nearest_precomputed(X, n_train)]
-        if self._fit_X is None:
+        if not hasattr(self, "training_data_"):
             raise ValueError(
                 "This model was fitted on a networkx graph, so it has no training "
                 "features; pass distances to the training nodes with "
                 "metric='precomputed'."
             )
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        nearest = pairwise_distances_argmin(X, self._fit_X, metric=self.metric,
+        nearest = pairwise_distances_argmin(X, self.training_data_, metric=self.metric,
                                             metric_kwargs=self.metric_params or {})
         return self.labels_[nearest]
 

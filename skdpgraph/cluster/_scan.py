@@ -9,7 +9,7 @@ from scipy.sparse.csgraph import connected_components
 from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
 from sklearn.utils._param_validation import Interval
 
-from ..perturbation import check_adjacency
+from ..utils import check_adjacency
 from ._base import AdjacencyInputMixin
 
 __all__ = ["SCAN", "SCANResult", "scan", "structural_similarity"]
@@ -95,7 +95,7 @@ def structural_similarity(adjacency):
     ----------
     adjacency : array-like, sparse matrix or networkx.Graph
         Undirected graph; weights are ignored (see
-        :func:`skdpgraph.perturbation.check_adjacency`).
+        :func:`skdpgraph.utils.check_adjacency`).
 
     Returns
     -------
@@ -106,7 +106,7 @@ def structural_similarity(adjacency):
     Examples
     --------
     >>> import numpy as np
-    >>> from skdpgraph.cluster._scan import structural_similarity
+    >>> from skdpgraph.cluster import structural_similarity
     >>> path = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]])
     >>> structural_similarity(path).toarray().round(3)
     array([[0.   , 0.816, 0.   ],
@@ -229,7 +229,7 @@ def scan(adjacency, *, similarity_threshold=0.7, min_neighbors=2):
     Examples
     --------
     >>> import networkx as nx
-    >>> from skdpgraph.cluster._scan import scan
+    >>> from skdpgraph.cluster import scan
     >>> G = nx.barbell_graph(5, 1)  # two 5-cliques joined through node 5
     >>> A = nx.to_scipy_sparse_array(G, nodelist=range(11))
     >>> res = scan(A, similarity_threshold=0.7, min_neighbors=3)
@@ -287,7 +287,7 @@ class SCAN(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     Examples
     --------
     >>> import networkx as nx
-    >>> from skdpgraph.cluster._scan import SCAN
+    >>> from skdpgraph.cluster import SCAN
     >>> A = nx.to_scipy_sparse_array(nx.barbell_graph(5, 1), nodelist=range(11))
     >>> model = SCAN(similarity_threshold=0.7, min_neighbors=3).fit(A)
     >>> model.labels_

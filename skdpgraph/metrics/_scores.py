@@ -1,16 +1,11 @@
-"""Scores of trees and clusterings, and the papers' bounds.
+"""Scores of trees and clusterings.
 
-* :func:`dbcvi_score` -- DBMSTClu's validity index of a partition of a tree.
+* :func:`dbcvi_score` -- DBMSTClu's validity index of a partition of a tree
+  (``DBMSTClu`` imports it from here).
 * :func:`mst_approximation_error` -- excess weight of a spanning tree over
   the minimum spanning tree, with the true weights (thesis, Def. 3.2.1).
 * :func:`clustering_f1_score` -- the F1 score Muelle et al. use to compare a
   private clustering with the non-private one.
-* The bounds of :mod:`skdpgraph.theory` (re-exported here):
-  :func:`pamst_error_bound`, :func:`laplace_mst_error_bound`,
-  :func:`partitioning_topology_probability`,
-  :func:`order_preservation_probability`, :func:`pig_epsilon`,
-  :func:`pig_min_s`, :func:`pig_expected_edges`,
-  :func:`pig_expected_density`.
 """
 
 import math
@@ -20,33 +15,83 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 from sklearn.utils import column_or_1d
 
-from ._graph import check_graph, graph_edges
-from ._tree import SpanningTree, minimum_spanning_tree
-from .cluster._dbmstclu import dbcvi_score
-from .theory import (
-    laplace_mst_error_bound,
-    order_preservation_probability,
-    pamst_error_bound,
-    partitioning_topology_probability,
-    pig_epsilon,
-    pig_expected_density,
-    pig_expected_edges,
-    pig_min_s,
-)
+from ..tree import SpanningTree, check_tree, minimum_spanning_tree
+from ..utils import check_graph, graph_edges
 
 __all__ = [
+    "validity_index",
     "dbcvi_score",
     "mst_approximation_error",
     "clustering_f1_score",
-    "pamst_error_bound",
-    "laplace_mst_error_bound",
-    "partitioning_topology_probability",
-    "order_preservation_probability",
-    "pig_epsilon",
-    "pig_min_s",
-    "pig_expected_edges",
-    "pig_expected_density",
 ]
+
+
+def validity_index(separation, dispersion):
+    """Validity index V_C of clusters (Definition 3.5 of Pinot et al., UAI 2018), vectorised.
+
+    ``V_C = (SEP - DISP) / max(SEP, DISP)``. A cluster with ``DISP = 0`` (a
+    singleton, or a cluster whose internal edges all weigh 0) has
+    ``V_C = 1``: this is the authors' convention for singletons, extended
+    continuously (for ``DISP = 0 < SEP`` the formula already gives 1), and it
+    defines the case ``SEP = DISP = 0``, so the index is never NaN.
+    """
+    sep = np.asarray(separation, dtype=np.float64)
+    disp = np.asarray(dispersion, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v = (sep - disp) / np.maximum(sep, disp)
+    return np.where(disp > 0, v, 1.0)
+
+
+def dbcvi_score(tree, labels):
+    """Density-Based Validity Index of a partition of a tree into subtrees.
+
+    ``DBCVI = sum_i |C_i| / N * V_C(C_i)`` (Definition 3.6 of Pinot et al., UAI 2018) with
+    ``V_C`` from :func:`validity_index`, ``DISP(C)`` the largest weight of an
+    edge inside ``C`` (0 if none; Def. 3.3) and ``SEP(C)`` the smallest
+    weight of a cut tree edge incident to ``C`` (Def. 3.4). A cluster with no
+    incident cut edge (a whole connected component, the case ``K = 1`` of
+    Def. 3.4) has ``SEP = 1``, as in the paper.
+
+    Parameters
+    ----------
+    tree : sparse matrix or :class:`~skdpgraph.tree.SpanningTree`
+        Weighted spanning tree or forest.
+    labels : array-like of shape (n,)
+        Cluster labels; every cluster must be a connected subtree.
+
+    Returns
+    -------
+    score : float in [-1, 1]
+    """
+    tree = check_tree(tree)
+    n, (u, v), w = tree.tree.shape[0], tree.edges.T, tree.weights
+    labels = np.asarray(labels)
+    if labels.shape != (n,):
+        raise ValueError(f"labels must have shape ({n},); got {labels.shape}.")
+    _, lab = np.unique(labels, return_inverse=True)
+    k = int(lab.max()) + 1
+    inside = lab[u] == lab[v]
+    if np.count_nonzero(inside) != n - k:
+        raise ValueError(
+            "every cluster must be a connected subtree of the tree: "
+            f"{k} clusters on {n} nodes need {n - k} internal tree edges, "
+            f"found {int(np.count_nonzero(inside))}."
+        )
+    return dbcvi_from_labels(n, u, v, w, lab, k)
+
+
+def dbcvi_from_labels(n, u, v, w, lab, k):
+    """DBCVI of labels ``0..k-1`` that partition a forest into subtrees."""
+    inside = lab[u] == lab[v]
+    disp = np.zeros(k)
+    np.maximum.at(disp, lab[u[inside]], w[inside])
+    sep = np.full(k, np.inf)
+    cu, cv, cw = u[~inside], v[~inside], w[~inside]
+    np.minimum.at(sep, lab[cu], cw)
+    np.minimum.at(sep, lab[cv], cw)
+    sep[np.isinf(sep)] = 1.0
+    sizes = np.bincount(lab, minlength=k)
+    return math.fsum((sizes * validity_index(sep, disp)).tolist()) / n
 
 
 def _tree_edges(tree, n):
@@ -140,7 +185,7 @@ def mst_approximation_error(graph, tree):
             f"tree is not spanning: a spanning tree (forest) of this graph has "
             f"{n - n_comp_g} edges, got {m}."
         )
-    best = minimum_spanning_tree(G).weights
+    best = minimum_spanning_tree(G, check_input=False).weights
     return math.fsum(w[pos].tolist()) - math.fsum(best.tolist())
 
 

@@ -11,7 +11,7 @@ sum to at most ``mu``) and ``(|V| - 1) mu`` under ``"linf"`` (each of the
 tree's ``|V| - 1`` edges may move by ``mu``). Since ``exp(-c w(T)) =
 prod_{e in T} exp(-c w(e))``, this is the weighted uniform spanning tree with
 edge conductances ``exp(-c w(e))``, ``c = epsilon / (2 Delta)``, sampled
-exactly by :func:`skdpgraph._ust.sample_weighted_ust`.
+exactly by :func:`skdpgraph.tree.sample_weighted_ust`.
 
 Compared with PAMST, which spends ``epsilon / (|V| - 1)`` on each of its
 ``|V| - 1`` steps, the whole budget scores whole trees: under ``"l1"`` the
@@ -19,54 +19,21 @@ tree law is ``|V| - 1`` times sharper (``c = epsilon / (2 mu)`` against
 ``epsilon / (2 (|V| - 1) mu)`` per PAMST step).
 """
 
-import math
-
-import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
-
-from ._graph import check_random_state_or_entropy, graph_edges
-from ._tree import make_spanning_tree
+from ..privacy import (
+    exponential_mechanism_epsilon,
+    exponential_tree_scale,
+    resolve_budget,
+)
+from ..utils import check_random_state, graph_edges, n_components
+from ._base import as_graph, make_spanning_tree
 from ._ust import UST_METHODS, sample_weighted_ust
-from .mechanisms import check_epsilon, check_neighborhood, check_sensitivity
 
-__all__ = ["exponential_tree", "exponential_tree_scale"]
-
-
-def _n_components(graph):
-    if not sp.issparse(graph):
-        return 1  # dense input is a complete graph
-    return int(connected_components(graph, directed=False)[0])
+__all__ = ["exponential_tree"]
 
 
-def exponential_tree_scale(epsilon, sensitivity, neighborhood, n_tree_edges):
-    """Inverse temperature ``c`` of the exponential mechanism over trees.
-
-    Parameters
-    ----------
-    epsilon : float
-        Privacy budget of the release (> 0).
-    sensitivity : float
-        ``mu`` of the neighbourhood (> 0).
-    neighborhood : {"l1", "linf"}
-    n_tree_edges : int
-        Number of edges of a spanning forest, ``|V| - (number of
-        components)``; it depends on the public topology only.
-
-    Returns
-    -------
-    c : float
-        ``epsilon / (2 Delta)`` with ``Delta = mu`` (``"l1"``) or
-        ``n_tree_edges * mu`` (``"linf"``), the sensitivity of ``w(T)``.
-    """
-    epsilon = check_epsilon(epsilon)
-    mu = check_sensitivity(sensitivity)
-    check_neighborhood(neighborhood)
-    delta_u = mu if neighborhood == "l1" else max(int(n_tree_edges), 1) * mu
-    return epsilon / (2.0 * delta_u)
-
-
-def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", rho=None,
-                     random_state=None, method="auto", max_work=None):
+def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None,
+                     rho=None, random_state=None, check_input=True, method="auto",
+                     max_work=None):
     """Spanning tree drawn by the exponential mechanism over all spanning trees.
 
     Draws ``T`` with probability proportional to
@@ -91,30 +58,35 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", rho
     sensitivity : float
         ``mu`` of the neighbourhood (> 0).
     neighborhood : {"l1", "linf"}, default="l1"
+    delta : float, default=None
+        With ``epsilon``: an ``(epsilon, delta)`` target, reached through
+        zCDP (the mechanism is then run with ``epsilon = sqrt(8 rho)``).
     rho : float, default=None
         A zCDP budget instead of ``epsilon`` (give exactly one).
     random_state : None, int or numpy.random.Generator, default=None
         ``None`` draws fresh OS entropy. A fixed seed makes the release
         reproducible, hence not private against anyone who knows the seed.
+    check_input : bool, default=True
+        Validate ``graph`` with :func:`skdpgraph.utils.check_graph`.
     method : {"auto", "cycle_popping", "elimination"}, default="auto"
         Exact sampler of the weighted uniform spanning tree with edge
         conductances ``exp(-c w(e))``, ``c = epsilon / (2 Delta)``; see
         "Running time".
     max_work : float, default=None
         Budget of the cycle-popping sampler (see
-        :func:`skdpgraph._ust.sample_weighted_ust`).
+        :func:`skdpgraph.tree.sample_weighted_ust`).
 
     Returns
     -------
     SpanningTree
         The chosen tree with the TRUE weights of its edges in ``weights``.
         Only the topology is private: release weights with
-        ``skdpgraph.spanning_tree.release_tree_weights`` (which spends its
+        ``skdpgraph.tree.release_tree_weights`` (which spends its
         own budget).
 
     Raises
     ------
-    skdpgraph._ust.UstBudgetError
+    skdpgraph.tree.UstBudgetError
         When a connected component has more than 3,000 nodes and cycle
         popping keeps exceeding ``max_work`` (a large ``c`` on a graph with
         many groups of light edges; see Notes).
@@ -138,7 +110,7 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", rho
     groups. When a run exhausts ``max_work`` (by default ``50 (|V| + |E|)``
     draw operations, several seconds on a 10^6-edge graph), the nodes it
     kept popping are eliminated exactly (Schur complement) and it restarts,
-    at most 4 times; then :class:`~skdpgraph._ust.UstBudgetError` is raised.
+    at most 4 times; then :class:`~skdpgraph.tree.UstBudgetError` is raised.
     So the time is bounded by about five budgets; on a random graph with
     10^6 edges and U(0, 1) weights, ``c = 50`` takes about 6 s (24 times
     scipy's MST) and ``c >= 70`` runs out of budget. Edges whose inclusion
@@ -164,7 +136,7 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", rho
     Examples
     --------
     >>> import numpy as np
-    >>> from skdpgraph._exponential_tree import exponential_tree
+    >>> from skdpgraph.tree import exponential_tree
     >>> D = np.array([[0, 1, 4], [1, 0, 2], [4, 2, 0]], dtype=float)
     >>> T = exponential_tree(D, epsilon=50.0, sensitivity=0.1, random_state=0)
     >>> T.edges.tolist(), T.weights.tolist()
@@ -172,15 +144,15 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", rho
     """
     if method not in UST_METHODS:
         raise ValueError(f"method must be one of {UST_METHODS}; got {method!r}.")
-    if (epsilon is None) == (rho is None):
-        raise ValueError("Give exactly one of epsilon (pure DP) and rho (zCDP).")
+    epsilon, rho = resolve_budget(epsilon, delta, rho, owner="exponential_tree")
     if rho is not None:
-        epsilon = math.sqrt(8.0 * check_epsilon(rho, "rho"))
-    rng = check_random_state_or_entropy(random_state)
+        epsilon = exponential_mechanism_epsilon(rho)
+    c = exponential_tree_scale(epsilon, sensitivity, neighborhood, 1)  # validates first
+    graph = as_graph(graph, check_input)
+    rng = check_random_state(random_state)
     n = graph.shape[0]
     u, v, w = graph_edges(graph)
-    c = exponential_tree_scale(epsilon, sensitivity, neighborhood,
-                               n - _n_components(graph))
+    c = exponential_tree_scale(epsilon, sensitivity, neighborhood, n - n_components(graph))
     chosen = sample_weighted_ust(u, v, -c * w, n, rng, method=method,
                                  max_work=max_work)
     return make_spanning_tree(u[chosen], v[chosen], w[chosen], n)

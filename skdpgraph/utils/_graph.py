@@ -12,24 +12,22 @@ which returns either
 
 Weights are distances: small means close. The caller's data is never
 modified.
+
+:func:`check_adjacency` is the gateway of the edge-DP route: an unweighted
+topology, where a dense array is an adjacency matrix (its nonzero entries are
+the edges), not a complete graph of distances.
 """
 
 import sys
-from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.metrics import pairwise_distances
 from sklearn.utils import check_array
 
-__all__ = [
-    "check_graph",
-    "from_networkx",
-    "to_networkx",
-    "graph_edges",
-    "n_nodes",
-    "edges_to_csr",
-]
+from ._sparse import edges_to_csr, graph_edges, index_dtype
+
+__all__ = ["check_graph", "check_adjacency", "from_networkx", "to_networkx"]
 
 #: Relative tolerance on ``|A - A.T|`` below which a matrix counts as symmetric.
 SYMMETRY_RTOL = 1e-8
@@ -152,9 +150,9 @@ def _canonical_sparse(A, what):
             i = int(np.searchsorted(G.indptr, k, side="right") - 1)
             raise _asymmetry_error(max_diff, i, int(G.indices[k]), scale, what)
         G.data = 0.5 * (G.data + T.data)
-    index_dtype = np.int32 if max(n, G.nnz) < np.iinfo(np.int32).max else np.int64
-    G.indices = G.indices.astype(index_dtype, copy=False)
-    G.indptr = G.indptr.astype(index_dtype, copy=False)
+    dtype = index_dtype(n, G.nnz)
+    G.indices = G.indices.astype(dtype, copy=False)
+    G.indptr = G.indptr.astype(dtype, copy=False)
     return G
 
 
@@ -173,35 +171,6 @@ def _raise_structural_asymmetry(G, what):
         f"stored but ({coo.col[k]}, {coo.row[k]}) is not. Store both directions of "
         "every edge (for a triangular matrix use A + A.T)."
     )
-
-
-def edges_to_csr(u, v, w, n):
-    """Symmetric canonical CSR array from an undirected edge list.
-
-    Parameters
-    ----------
-    u, v : array-like of int, shape (m,)
-        Endpoints of the edges; each unordered pair at most once, ``u != v``.
-    w : array-like of float, shape (m,)
-        Edge weights (zeros are kept as zero-weight edges).
-    n : int
-        Number of nodes.
-
-    Returns
-    -------
-    graph : scipy.sparse.csr_array of shape (n, n)
-    """
-    u = np.asarray(u, dtype=np.int64)
-    v = np.asarray(v, dtype=np.int64)
-    w = np.asarray(w, dtype=np.float64)
-    n = int(n)
-    G = sp.csr_array((np.concatenate([w, w]), (np.concatenate([u, v]), np.concatenate([v, u]))),
-                     shape=(n, n))
-    G.sort_indices()  # in C; COO -> CSR keeps stored zeros
-    index_dtype = np.int32 if max(n, G.nnz) < np.iinfo(np.int32).max else np.int64
-    G.indices = G.indices.astype(index_dtype, copy=False)
-    G.indptr = G.indptr.astype(index_dtype, copy=False)
-    return G
 
 
 def check_graph(X, metric="precomputed", metric_params=None, *, what="X"):
@@ -320,31 +289,6 @@ def _is_networkx_graph(X):
     return nx is not None and isinstance(X, nx.Graph)
 
 
-def n_nodes(graph):
-    """Number of nodes of a canonical graph."""
-    return graph.shape[0]
-
-
-def graph_edges(graph):
-    """Undirected edge list ``(u, v, w)`` with ``u < v`` of a canonical graph.
-
-    For a dense (complete) graph this lists all ``n (n - 1) / 2`` pairs.
-    Edges are ordered lexicographically by ``(u, v)``.
-    """
-    if sp.issparse(graph):
-        G = graph.tocsr()
-        if not G.has_sorted_indices:
-            G = G.copy()
-            G.sort_indices()
-        # Row-major order of a CSR with sorted indices is lexicographic.
-        row = np.repeat(np.arange(G.shape[0], dtype=np.int64), np.diff(G.indptr))
-        col = np.asarray(G.indices, dtype=np.int64)
-        keep = row < col
-        return row[keep], col[keep], np.asarray(G.data[keep], dtype=np.float64)
-    u, v = np.triu_indices(graph.shape[0], k=1)
-    return u.astype(np.int64), v.astype(np.int64), graph[u, v].astype(np.float64)
-
-
 def from_networkx(G, weight="weight", nodelist=None, default=1.0):
     """Canonical sparse graph from a networkx graph.
 
@@ -433,7 +377,7 @@ def to_networkx(graph, labels=None, label_attr="label"):
     import networkx as nx
 
     graph = check_graph(graph, metric="precomputed", what="graph")
-    n = n_nodes(graph)
+    n = graph.shape[0]
     u, v, w = graph_edges(graph)
     G = nx.Graph()
     G.add_nodes_from(range(n))
@@ -446,23 +390,101 @@ def to_networkx(graph, labels=None, label_attr="label"):
     return G
 
 
-def check_random_state_or_entropy(random_state):
-    """A ``numpy.random.Generator`` from ``random_state``.
+def _validate_array(X, what):
+    """First validation step: numeric, finite, non-empty, 2-D (graphs pass through).
 
-    ``None`` draws fresh OS entropy (needed for a private release: a known
-    seed makes the output reproducible, hence not private against whoever
-    knows it). An int seeds the generator; a ``Generator`` is used as is; a
-    legacy ``RandomState`` is used to seed a new generator.
+    scikit-learn's ``check_array`` gives the usual messages for object,
+    complex, NaN/inf and empty input. Sparse input of any format comes out
+    as COO (a new object; the caller's matrix is never modified).
     """
-    if random_state is None:
-        return np.random.default_rng()
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(0, 2**31 - 1, size=4))
-    if isinstance(random_state, Integral):
-        return np.random.default_rng(int(random_state))
-    raise TypeError(
-        "random_state must be None, an int, a numpy Generator or a "
-        f"RandomState; got {type(random_state).__name__}."
+    if _is_networkx_graph(X):
+        return X
+    if sp.issparse(X):
+        X = sp.coo_array(X)
+    return check_array(
+        X,
+        accept_sparse=["coo"],
+        dtype="numeric",
+        ensure_all_finite=True,
+        ensure_min_samples=1,
+        input_name=what,
     )
+
+
+def _adjacency_from_validated(X, weighted, what):
+    if _is_networkx_graph(X):
+        graph = from_networkx(X)  # refuses directed graphs and multigraphs
+    else:
+        values = X.data if sp.issparse(X) else X
+        if values.size and values.dtype.kind in "if" and values.min() < 0:
+            # scikit-learn's wording ("Negative values in data") on purpose.
+            raise ValueError(
+                f"Negative values in data passed to {what}: the smallest entry "
+                f"is {values.min():g}. An adjacency matrix holds edge indicators "
+                "(or non-negative weights, which are ignored); negative entries "
+                "have no meaning."
+            )
+        graph = check_graph(X, metric="precomputed", what=what)
+        if not sp.issparse(graph):
+            # check_graph symmetrised the array; its nonzero pattern is symmetric.
+            u, v = np.nonzero(np.triu(graph, k=1))
+            graph = edges_to_csr(u, v, graph[u, v], graph.shape[0])
+    if weighted:
+        return graph
+    out = sp.csr_array(
+        (np.ones(graph.nnz, dtype=np.float64), graph.indices, graph.indptr),
+        shape=graph.shape,
+    )
+    out.has_sorted_indices = True
+    return out
+
+
+def check_adjacency(X, *, weighted=False, what="X"):
+    """Validate an undirected graph given as an adjacency and return it sparse.
+
+    Parameters
+    ----------
+    X : array-like, sparse matrix or networkx.Graph
+        * sparse (any format): stored entries are edges, an explicitly
+          stored zero included;
+        * dense square array: nonzero off-diagonal entries are edges (a
+          dense array is an adjacency matrix here, not a complete graph of
+          distances as in :func:`skdpgraph.check_graph`; a feature matrix is
+          not meaningful and is refused unless square);
+        * undirected networkx graph: its edges; row ``i`` is node
+          ``list(X.nodes)[i]``.
+
+        The matrix must be square, symmetric, finite and non-negative; the
+        diagonal (self-loops) is ignored.
+    weighted : bool, default=False
+        If False, every edge gets the value 1.0. If True, the edge weights
+        are kept (for sparse input an explicitly stored zero stays a
+        zero-weight edge; networkx edges without a ``"weight"`` attribute get
+        1.0).
+    what : str, default="X"
+        Name used in error messages.
+
+    Returns
+    -------
+    adjacency : scipy.sparse.csr_array of shape (n, n), float64
+        Symmetric, sorted indices, no diagonal; every stored entry is an edge.
+
+    Raises
+    ------
+    TypeError
+        For non-numeric data.
+    ValueError
+        For empty, non-square, asymmetric, negative, NaN or infinite
+        entries, directed graphs or multigraphs, or fewer than 2 nodes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skdpgraph.utils import check_adjacency
+    >>> A = check_adjacency(np.array([[0, 2.5, 0], [2.5, 0, 0], [0, 0, 0]]))
+    >>> A.toarray()
+    array([[0., 1., 0.],
+           [1., 0., 0.],
+           [0., 0., 0.]])
+    """
+    return _adjacency_from_validated(_validate_array(X, what), weighted, what)

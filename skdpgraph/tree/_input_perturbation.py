@@ -45,134 +45,25 @@ mechanism over trees or Laplace input perturbation is usually the better
 choice.
 """
 
-import functools
-import math
-
-import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
-from scipy.sparse.csgraph import minimum_spanning_tree as _scipy_mst
 
-from ._graph import check_random_state_or_entropy
-from ._tree import _dense_prim, make_spanning_tree
-from .accounting import approx_dp_to_zcdp
-from .mechanisms import check_epsilon, check_neighborhood, check_sensitivity
+from ..privacy import (
+    input_perturbation_scale,
+    release_gaussian,
+    release_laplace,
+    release_sensitivity,
+    standard_gumbel,
+)
+from ..utils import check_random_state, graph_edges, n_components
+from ._base import as_graph, make_spanning_tree
+from ._mst import edge_list_mst
 
-__all__ = ["input_perturbation_tree", "input_perturbation_scale", "INPUT_NOISES"]
-
-#: Noise distributions of :func:`input_perturbation_tree`.
-INPUT_NOISES = ("gumbel", "laplace", "gaussian")
-
-
-@functools.lru_cache(maxsize=256)
-def _rho_for(epsilon, delta):
-    """``approx_dp_to_zcdp`` (a numerical inversion), cached: it is a pure function."""
-    return approx_dp_to_zcdp(epsilon, delta)
-
-
-def _check_delta(delta):
-    delta = float(delta)
-    if not 0.0 < delta < 1.0:
-        raise ValueError(f"delta must be in the open interval (0, 1); got {delta!r}.")
-    return delta
-
-
-def _check_rho(rho):
-    rho = float(rho)
-    if not (rho > 0.0 and math.isfinite(rho)):
-        raise ValueError(f"rho must be a positive finite number; got {rho!r}.")
-    return rho
-
-
-def input_perturbation_scale(noise, *, sensitivity, neighborhood, n_tree_edges,
-                             n_edges, epsilon=None, delta=None, rho=None):
-    """Noise scale of :func:`input_perturbation_tree` and the guarantee it gives.
-
-    Parameters
-    ----------
-    noise : {"gumbel", "laplace", "gaussian"}
-    sensitivity : float
-        ``mu`` (> 0).
-    neighborhood : {"l1", "linf"}
-    n_tree_edges : int
-        ``|V|`` minus the number of connected components (public).
-    n_edges : int
-        ``|E|`` (public).
-    epsilon, delta, rho : float or None
-        Either ``epsilon`` (pure DP; with ``delta`` an ``(epsilon, delta)``
-        target reached through zCDP) or ``rho`` (a zCDP target). Laplace
-        noise is pure: it needs ``epsilon`` and ignores ``delta``. Gaussian
-        noise needs ``delta`` or ``rho``.
-
-    Returns
-    -------
-    scale : float
-        Gumbel scale ``b``, Laplace scale or Gaussian standard deviation.
-    rho_spent : float or None
-        The zCDP parameter of the release when calibrated through zCDP, else
-        ``None`` (pure ``epsilon``-DP).
-    """
-    if noise not in INPUT_NOISES:
-        raise ValueError(f"noise must be one of {INPUT_NOISES}; got {noise!r}.")
-    mu = check_sensitivity(sensitivity)
-    check_neighborhood(neighborhood)
-    if (epsilon is None) == (rho is None):
-        raise ValueError("Give exactly one of epsilon (optionally with delta) and rho.")
-    if rho is not None:
-        if delta is not None:
-            raise ValueError("delta goes with epsilon; a rho target needs no delta.")
-        rho = _check_rho(rho)
-        if noise == "laplace":
-            raise ValueError("Laplace noise is calibrated by epsilon (pure DP), not rho.")
-    else:
-        epsilon = check_epsilon(epsilon)
-        if delta is not None:
-            delta = _check_delta(delta)
-            if noise != "laplace":
-                rho = _rho_for(epsilon, delta)
-        elif noise == "gaussian":
-            raise ValueError("Gaussian noise needs delta (or a rho target).")
-    k = max(int(n_tree_edges), 1)
-    if noise == "gumbel":
-        if rho is None:
-            return 2.0 * k * mu / epsilon, None  # k steps, each (2 mu / b)-DP
-        return mu * math.sqrt(k / (2.0 * rho)), rho  # k * mu^2 / (2 b^2) = rho
-    if noise == "laplace":
-        l1 = mu if neighborhood == "l1" else int(n_edges) * mu
-        return l1 / epsilon, None
-    l2 = mu if neighborhood == "l1" else math.sqrt(int(n_edges)) * mu
-    return l2 / math.sqrt(2.0 * rho), rho
-
-
-def _edges_of(graph):
-    """``(u, v, w)`` of a canonical sparse graph, u < v, lexicographic, in O(m)."""
-    coo = graph.tocoo()  # CSR order: rows ascending, columns sorted
-    keep = coo.row < coo.col
-    return (coo.row[keep].astype(np.int64), coo.col[keep].astype(np.int64),
-            np.asarray(coo.data[keep], dtype=np.float64))
-
-
-def _sparse_mst_indices(u, v, key, n):
-    """Indices of the MST edges of ``(u, v)`` (lexicographic) under any real ``key``."""
-    m = u.size
-    if m == 0:
-        return np.zeros(0, dtype=np.int64)
-    # scipy reads zeros as non-edges and only the order of keys matters: map
-    # to strictly positive ranks (ties have probability zero for continuous
-    # noise).
-    rank = np.empty(m)
-    rank[np.argsort(key, kind="stable")] = np.arange(1, m + 1)
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(u, minlength=n), out=indptr[1:])
-    A = sp.csr_array((rank, v, indptr), shape=(n, n))
-    T = _scipy_mst(A).tocoo()
-    by_rank = np.empty(m, dtype=np.int64)
-    by_rank[rank.astype(np.int64) - 1] = np.arange(m)
-    return by_rank[np.rint(T.data).astype(np.int64) - 1]
+__all__ = ["input_perturbation_tree"]
 
 
 def input_perturbation_tree(graph, epsilon=None, *, sensitivity, neighborhood="linf",
-                            delta=None, rho=None, random_state=None, noise="gumbel"):
+                            delta=None, rho=None, random_state=None, check_input=True,
+                            noise="gumbel"):
     """MST of the weights perturbed once with noise (input perturbation).
 
     Parameters
@@ -202,7 +93,7 @@ def input_perturbation_tree(graph, epsilon=None, *, sensitivity, neighborhood="l
     SpanningTree
         ``"gumbel"``: the chosen topology with the TRUE weights (the noise
         does not make weights private; release them with
-        ``skdpgraph.spanning_tree.release_tree_weights``). ``"laplace"`` and
+        ``skdpgraph.tree.release_tree_weights``). ``"laplace"`` and
         ``"gaussian"``: the released noisy weights of the tree edges (private
         as post-processing; they may be negative, and clipping them is free).
 
@@ -239,41 +130,33 @@ def input_perturbation_tree(graph, epsilon=None, *, sensitivity, neighborhood="l
     Examples
     --------
     >>> import numpy as np
-    >>> from skdpgraph._input_perturbation import input_perturbation_tree
+    >>> from skdpgraph.tree import input_perturbation_tree
     >>> D = np.array([[0, 1, 9], [1, 0, 2], [9, 2, 0]], dtype=float)
     >>> T = input_perturbation_tree(D, 1.0, delta=1e-6, sensitivity=0.01,
     ...                             random_state=0)
     >>> T.edges.tolist(), T.weights.tolist()
     ([[0, 1], [1, 2]], [1.0, 2.0])
     """
-    rng = check_random_state_or_entropy(random_state)
+    # The calibration is checked before any private value is read.
+    input_perturbation_scale(noise, sensitivity=sensitivity, neighborhood=neighborhood,
+                             n_tree_edges=1, n_edges=1, epsilon=epsilon, delta=delta,
+                             rho=rho)
+    graph = as_graph(graph, check_input)
+    rng = check_random_state(random_state)
     n = graph.shape[0]
-    dense = not sp.issparse(graph)
-    if dense:
-        iu, iv = np.triu_indices(n, k=1)
-        u, v, w = iu.astype(np.int64), iv.astype(np.int64), graph[iu, iv]
-        n_comp = 1
-    else:
-        u, v, w = _edges_of(graph)
-        n_comp = int(connected_components(graph, directed=False)[0])
-    scale, _ = input_perturbation_scale(
+    u, v, w = graph_edges(graph)
+    scale, rho_used = input_perturbation_scale(
         noise, sensitivity=sensitivity, neighborhood=neighborhood,
-        n_tree_edges=n - n_comp, n_edges=u.size, epsilon=epsilon, delta=delta,
+        n_tree_edges=n - n_components(graph), n_edges=u.size, epsilon=epsilon, delta=delta,
         rho=rho)
     if noise == "gumbel":
-        noisy = w - scale * rng.gumbel(size=u.size)
+        noisy = w - scale * standard_gumbel(u.size, rng)
     elif noise == "laplace":
-        noisy = w + rng.laplace(0.0, scale, size=u.size)
+        noisy = release_laplace(w, release_sensitivity(u.size, sensitivity, neighborhood),
+                                epsilon, rng)
     else:
-        noisy = w + rng.normal(0.0, scale, size=u.size)
-    if dense:
-        M = np.zeros((n, n))
-        M[u, v] = noisy
-        M[v, u] = noisy
-        tu, tv, tw = _dense_prim(M)
-        if noise == "gumbel":
-            tw = graph[tu, tv]
-        return make_spanning_tree(tu, tv, tw, n)
-    idx = _sparse_mst_indices(u, v, noisy, n)
+        noisy = release_gaussian(
+            w, release_sensitivity(u.size, sensitivity, neighborhood, norm="l2"), rho_used, rng)
+    idx = edge_list_mst(u, v, noisy, n, dense=not sp.issparse(graph))
     released = w[idx] if noise == "gumbel" else noisy[idx]
     return make_spanning_tree(u[idx], v[idx], released, n)

@@ -4,7 +4,7 @@ A weighted uniform spanning tree (UST) of a graph with edge conductances
 ``gamma(e) > 0`` is a random spanning tree ``T`` with
 ``P(T) = prod_{e in T} gamma(e) / Z``. With ``gamma(e) = exp(-c w(e))`` it is
 the exponential mechanism over spanning trees
-(:func:`skdpgraph._exponential_tree.exponential_tree`). Conductances are given
+(:func:`skdpgraph.tree.exponential_tree`). Conductances are given
 in log space (``log_conductance``), so that any spread is representable; on a
 disconnected graph the sampler returns one independent UST per connected
 component (a uniform spanning forest of the components).

@@ -32,13 +32,14 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.neighbors import NearestNeighbors, sort_graph_by_row_values
 from sklearn.utils import column_or_1d
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ..utils import directed_csr, n_components
 
 __all__ = ["EpsilonGraph", "HomogeneousGraph", "DisconnectedGraphWarning"]
 
@@ -199,24 +200,10 @@ def _canonical_sparse_features(X):
     return X
 
 
-def _csr(rows, cols, data, shape):
-    """CSR array from entries in any order; explicitly stored zeros are kept."""
-    rows = np.asarray(rows, dtype=np.int64)
-    cols = np.asarray(cols, dtype=np.int64)
-    order = np.lexsort((cols, rows))
-    indptr = np.zeros(shape[0] + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=shape[0]), out=indptr[1:])
-    idx_dtype = np.int32 if max(shape[1], rows.size) < np.iinfo(np.int32).max else np.int64
-    G = sp.csr_array((np.asarray(data, dtype=np.float64)[order], cols[order].astype(idx_dtype),
-                      indptr.astype(idx_dtype)), shape=shape)
-    G.has_sorted_indices = True
-    return G
-
-
 def _n_components(G):
     if G.shape[0] != G.shape[1]:
         return None
-    return int(connected_components(G, directed=False)[0])
+    return n_components(G)
 
 
 def _check_precomputed(X, what="X"):
@@ -322,7 +309,7 @@ class EpsilonGraph(_GraphTransformer):
     distances are private, which pairs are edges reveals information about
     them. The weight-DP guarantees of
     :class:`~skdpgraph.cluster.PrivateMSTClustering` and
-    :mod:`skdpgraph.spanning_tree` protect the weights of a graph whose
+    :mod:`skdpgraph.tree` protect the weights of a graph whose
     topology is public: build the graph from public information, or accept
     that its topology leaks.
 
@@ -434,7 +421,7 @@ class EpsilonGraph(_GraphTransformer):
         if self.metric == "precomputed":
             rows, cols, d = _check_precomputed(X)
             keep = d <= r
-            return _csr(rows[keep], cols[keep], d[keep], (n_q, n_f))
+            return directed_csr(rows[keep], cols[keep], d[keep], (n_q, n_f))
         if sp.issparse(X):
             X = _canonical_sparse_features(X)
         ind = self.nn_.radius_neighbors(X, radius=self._query_radius(X),
@@ -446,7 +433,7 @@ class EpsilonGraph(_GraphTransformer):
         d = _paired_distances(X, rows, self._fit_X, cols, self.metric, self._p,
                               self.metric_params)
         keep = d <= r
-        return _csr(rows[keep], cols[keep], d[keep], (n_q, n_f))
+        return directed_csr(rows[keep], cols[keep], d[keep], (n_q, n_f))
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -584,13 +571,13 @@ class HomogeneousGraph(_GraphTransformer):
     (and, with ``y``, by the labels), so if those distances or labels are
     private, which pairs are edges reveals information about them. The
     weight-DP guarantees of :class:`~skdpgraph.cluster.PrivateMSTClustering`
-    and :mod:`skdpgraph.spanning_tree` protect the weights of a graph whose
+    and :mod:`skdpgraph.tree` protect the weights of a graph whose
     topology is public; this construction is a benchmark, not a private
     release.
 
     See Also
     --------
-    skdpgraph.homogeneity.check_homogeneity : which clusters are homogeneous.
+    skdpgraph.metrics.check_homogeneity : which clusters are homogeneous.
     skdpgraph.datasets.make_homogeneous_moons : the paper's moons graph.
 
     References
@@ -678,7 +665,7 @@ class HomogeneousGraph(_GraphTransformer):
         rows, cols, d = rows[keep], cols[keep], d[keep]
         if scale is None:
             scale = float(d.max()) if d.size else 1.0
-        return _csr(rows, cols, d / scale, (n_q, n_f)), scale
+        return directed_csr(rows, cols, d / scale, (n_q, n_f)), scale
 
     def _fit_graph(self, X, y):
         if not float(self.w_min) < float(self.w_max):

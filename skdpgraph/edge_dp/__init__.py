@@ -1,0 +1,33 @@
+"""Edge differential privacy: the topology of an unweighted graph is private.
+
+The edge flipping of PIG (Muelle et al. 2015) and all of PIG's maths: the
+relation between ``s`` and epsilon, the choice of ``s``, the expected size
+of the perturbed graph, and a private edge density. Any clustering of the
+perturbed graph alone is post-processing and keeps the guarantee
+(``skdpgraph.cluster.PrivateGraphClustering``).
+"""
+
+from ._flip import EdgeFlipPerturbation, flip_edges
+from ._pig import (
+                   dp_density,
+                   graph_density,
+                   pig_epsilon,
+                   pig_expected_density,
+                   pig_expected_edges,
+                   pig_min_s,
+                   pig_s_from_epsilon,
+                   suggest_s,
+)
+
+__all__ = [
+    "EdgeFlipPerturbation",
+    "flip_edges",
+    "pig_epsilon",
+    "pig_s_from_epsilon",
+    "pig_min_s",
+    "suggest_s",
+    "pig_expected_edges",
+    "pig_expected_density",
+    "graph_density",
+    "dp_density",
+]

@@ -1,0 +1,378 @@
+"""Edge-differentially private graph perturbation (PIG, Muelle et al. 2015).
+
+The topology of an unweighted graph is private. Every unordered pair of nodes
+keeps its adjacency bit with probability ``1 - s`` and is replaced by a fair
+coin with probability ``s`` (Algorithm 1 of [1]_, ``PIG_pert``): the bit is
+flipped with probability ``s / 2``, independently over pairs. For two graphs
+that differ in one edge, the probability of any output differs by a factor of
+at most ``(1 - s/2) / (s/2) = 2/s - 1``, so the release is
+``epsilon``-edge-differentially private with ``epsilon = ln(2/s - 1)``
+([1]_, Theorem 1). Any clustering computed from the perturbed graph alone is
+post-processing and has the same guarantee.
+
+Adjacency semantics (:func:`check_adjacency`): weights are ignored.
+
+* sparse matrix or array: every stored entry, an explicitly stored zero
+  included, is an edge (scikit-learn's convention for precomputed sparse
+  graphs, and the library's);
+* dense square array: the nonzero off-diagonal entries are the edges. This is
+  *not* :func:`skdpgraph.check_graph`'s reading of a dense array (a complete
+  graph of distances): a complete graph has no private topology;
+* networkx graph: its edges (directed graphs and multigraphs are refused).
+
+References
+----------
+.. [1] Y. Muelle, C. Clifton and K. Boehm, "Privacy-Integrated Graph
+   Clustering Through Differential Privacy", EDBT/ICDT Workshops, 2015.
+"""
+
+import math
+from numbers import Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import HasMethods, Interval
+from sklearn.utils.validation import check_is_fitted
+
+from ..privacy import check_epsilon
+from ..utils import check_adjacency, check_random_state, edges_to_csr
+from ..utils._graph import (
+    _adjacency_from_validated,
+    _is_networkx_graph,
+    _validate_array,
+)
+from ..utils._sparse import pair_from_index, pair_index
+from ._pig import check_s, pig_epsilon, pig_s_from_epsilon
+
+__all__ = ["EdgeFlipPerturbation", "flip_edges"]
+
+# The "dense" sampler costs O(n_pairs); the sparse one O(|E| + edges added)
+# with a larger constant (sorting). The dense one is used while n_pairs is at
+# most this many times the expected output size, where it is also linear.
+_DENSE_FACTOR = 8
+
+
+def _sample_new_pairs(edge_keys, n_pairs, k, rng):
+    """``k`` distinct pair indices drawn uniformly among the non-edges.
+
+    Pair indices are drawn i.i.d. uniformly from ``[0, n_pairs)``; existing
+    edges and repeats are rejected. Given its size, the set of distinct
+    non-edges seen so far is a uniform random subset (the draws are
+    exchangeable and the stopping rule only looks at the size), so a uniform
+    ``k``-subset of it is a uniform ``k``-subset of the non-edges.
+    """
+    if k == 0:
+        return np.empty(0, dtype=np.int64)
+    m = edge_keys.size
+    n_free = n_pairs - m
+    accepted = np.empty(0, dtype=np.int64)
+    while accepted.size < k:
+        deficit = k - accepted.size
+        left = n_free - accepted.size
+        # Draws expected to hit `deficit` new non-edges (coupon collector).
+        frac = min(deficit / left, 1.0 - 0.5 / left)
+        n_draw = int(math.ceil(-math.log1p(-frac) * n_pairs * 1.05)) + 64
+        cand = rng.integers(0, n_pairs, size=n_draw, dtype=np.int64)
+        if accepted.size:
+            cand = np.concatenate([accepted, cand])
+        cand.sort()  # sorted queries make the membership test cache-friendly
+        if m:
+            pos = np.searchsorted(edge_keys, cand)
+            np.minimum(pos, m - 1, out=pos)
+            cand = cand[edge_keys[pos] != cand]
+        keep = np.empty(cand.size, dtype=bool)
+        keep[:1] = True
+        np.not_equal(cand[1:], cand[:-1], out=keep[1:])
+        accepted = cand[keep]
+    if accepted.size > k:
+        accepted = np.sort(rng.choice(accepted, size=k, replace=False))
+    return accepted
+
+
+def _flip_pair_keys(edge_keys, n_pairs, p, rng, method="auto"):
+    """Flip every pair's bit with probability ``p``; return the new edge keys (sorted).
+
+    ``edge_keys`` are the sorted pair indices of the edges. ``method="dense"``
+    draws one uniform per pair (O(n_pairs)); ``"sparse"`` keeps each edge with
+    probability ``1 - p``, draws the number of added non-edges from
+    ``Binomial(n_pairs - |E|, p)`` and their positions uniformly among the
+    non-edges (O(|E| + edges added)). Both sample the same law exactly.
+    """
+    m = edge_keys.size
+    if method == "auto":
+        expected = m + (n_pairs - m) * p
+        method = "dense" if n_pairs <= _DENSE_FACTOR * expected + 4096 else "sparse"
+    if method == "dense":
+        bits = np.zeros(n_pairs, dtype=bool)
+        bits[edge_keys] = True
+        bits ^= rng.random(n_pairs) < p
+        return np.flatnonzero(bits).astype(np.int64, copy=False)
+    kept = edge_keys[rng.random(m) >= p]
+    n_added = int(rng.binomial(n_pairs - m, p))
+    added = _sample_new_pairs(edge_keys, n_pairs, n_added, rng)
+    out = np.concatenate([kept, added])
+    out.sort()
+    return out
+
+
+def _flip_canonical(A, s, rng):
+    """Edge flipping on a canonical binary adjacency (no validation)."""
+    n = A.shape[0]
+    if n >= 2**31:
+        raise ValueError(f"Graphs with {n} >= 2**31 nodes are not supported.")
+    coo = A.tocoo()
+    upper = coo.row < coo.col
+    u = coo.row[upper].astype(np.int64)
+    v = coo.col[upper].astype(np.int64)
+    keys = np.sort(pair_index(u, v, n))
+    new_keys = _flip_pair_keys(keys, n * (n - 1) // 2, s / 2.0, rng)
+    nu, nv = pair_from_index(new_keys, n)
+    return edges_to_csr(nu, nv, np.ones(nu.size), n)
+
+
+def flip_edges(adjacency, s, random_state=None):
+    """Perturb a graph by edge flipping (PIG_pert, Algorithm 1 of Muelle et al.).
+
+    Every unordered pair of distinct nodes keeps its adjacency bit with
+    probability ``1 - s`` and gets a fair coin with probability ``s``; so
+    each bit flips independently with probability ``s / 2``. The output is
+    ``pig_epsilon(s) = ln(2/s - 1)``-differentially private for neighbouring
+    graphs that differ in one edge.
+
+    The sampler never builds the ``n x n`` matrix for sparse graphs: existing
+    edges survive with probability ``1 - s/2``; the number of added edges is
+    ``Binomial(n (n - 1) / 2 - |E|, s/2)`` and their positions are drawn
+    uniformly among the non-edges (int64 pair indices, rejecting edges and
+    repeats). Time and memory are ``O(|E| + edges added)``; when those are
+    within a small factor of ``n (n - 1) / 2`` a direct per-pair draw is used.
+
+    Parameters
+    ----------
+    adjacency : array-like, sparse matrix or networkx.Graph
+        Undirected graph; weights are ignored (see :func:`check_adjacency`:
+        for sparse input every stored entry, an explicit zero included, is an
+        edge; for dense input every nonzero off-diagonal entry).
+    s : float in (0, 1]
+        Randomisation probability. See :func:`pig_s_from_epsilon` and
+        :func:`suggest_s`.
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
+        ``None`` draws fresh OS entropy. A fixed seed makes the release
+        reproducible and therefore not private against anyone who knows it.
+
+    Returns
+    -------
+    perturbed : scipy.sparse.csr_array of shape (n, n)
+        Symmetric 0/1 adjacency (float64 ones, sorted indices, no diagonal).
+
+    References
+    ----------
+    .. [1] Y. Muelle, C. Clifton and K. Boehm, "Privacy-Integrated Graph
+       Clustering Through Differential Privacy", EDBT/ICDT Workshops, 2015,
+       Algorithm 1 and Theorem 1.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from skdpgraph.edge_dp import flip_edges, pig_epsilon
+    >>> G = nx.karate_club_graph()
+    >>> P = flip_edges(G, s=0.1, random_state=0)
+    >>> P.shape, round(pig_epsilon(0.1), 3)
+    ((34, 34), 2.944)
+    """
+    s = check_s(s)
+    A = check_adjacency(adjacency, what="adjacency")
+    rng = check_random_state(random_state)
+    return _flip_canonical(A, s, rng)
+
+
+# --------------------------------------------------------------------------
+# Estimator
+# --------------------------------------------------------------------------
+
+
+def _resolve_privacy(epsilon, s, owner):
+    """``(s, epsilon)`` from exactly one of them."""
+    if (epsilon is None) == (s is None):
+        got = "both" if epsilon is not None else "neither"
+        raise ValueError(
+            f"{owner} needs exactly one of epsilon and s (epsilon = "
+            f"ln(2/s - 1)); got {got}."
+        )
+    if s is not None:
+        s = check_s(s)
+        return s, pig_epsilon(s)
+    epsilon = check_epsilon(epsilon)
+    return pig_s_from_epsilon(epsilon), epsilon
+
+
+def _check_n_nodes_consistent(estimator, X):
+    """``X`` (after :func:`_validate_array`) must have ``n_features_in_`` columns."""
+    n = X.number_of_nodes() if _is_networkx_graph(X) else X.shape[1]
+    if n != estimator.n_features_in_:
+        raise ValueError(
+            f"X has {n} features, but {type(estimator).__name__} is expecting "
+            f"{estimator.n_features_in_} features as input: it was fitted on "
+            f"a graph with {estimator.n_features_in_} nodes."
+        )
+
+
+def _privacy_parameter_constraints():
+    return {
+        "epsilon": [Interval(Real, 0, None, closed="neither"), None],
+        "s": [Interval(Real, 0, 1, closed="right"), None],
+        "random_state": ["random_state", np.random.Generator],
+        "accountant": [HasMethods(["check", "spend"]), None],
+    }
+
+
+class EdgeFlipPerturbation(TransformerMixin, BaseEstimator):
+    """Edge-DP perturbation of a graph's adjacency by edge flipping (PIG_pert).
+
+    Each pair of distinct nodes keeps its adjacency bit with probability
+    ``1 - s`` and gets a fair coin with probability ``s`` (Muelle et al.,
+    Algorithm 1). Each call to :meth:`transform` (or :meth:`fit_transform`)
+    is one release, ``epsilon``-differentially private with
+    ``epsilon = ln(2/s - 1)`` for neighbouring graphs that differ in one edge
+    (their Theorem 1); whatever is computed from the output alone (a
+    clustering, say) is covered by the same guarantee.
+
+    Give exactly one of ``epsilon`` and ``s``. Weights are ignored: for
+    sparse input every stored entry, an explicitly stored zero included, is
+    an edge; for a dense array every nonzero off-diagonal entry is an edge (a
+    dense array is read as an adjacency matrix, not as a complete graph of
+    distances; a square feature-like array is thus taken by its nonzero
+    pattern, and a non-square one is refused).
+
+    Parameters
+    ----------
+    epsilon : float > 0, default=None
+        Privacy loss per release; then ``s = 2 / (1 + e^epsilon)``.
+    s : float in (0, 1], default=None
+        Randomisation probability; then ``epsilon = ln(2/s - 1)``. To pick it
+        from a density with Theorem 2, see :func:`suggest_s` (a density
+        computed from the private graph spends privacy; see
+        :func:`dp_density`).
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
+        ``None`` draws fresh OS entropy for every release. A fixed seed makes
+        the release reproducible and therefore not private against anyone
+        who knows the seed.
+    accountant : object with ``check`` and ``spend``, default=None
+        A budget accountant such as
+        :class:`skdpgraph.privacy.BudgetAccountant` or diffprivlib's; each
+        release first calls ``check(epsilon_, 0.0)`` and then
+        ``spend(epsilon_, 0.0)``. ``None``: no accounting. scikit-learn's
+        ``clone`` copies parameters; a ``BudgetAccountant`` copies to itself,
+        so clones share its budget (not across ``n_jobs`` processes).
+
+    Attributes
+    ----------
+    epsilon_ : float
+        Privacy loss of one release.
+    s_ : float
+        Randomisation probability used; each bit flips with probability
+        ``s_ / 2``.
+    n_features_in_ : int
+        Number of nodes of the graph seen in :meth:`fit`.
+
+    See Also
+    --------
+    flip_edges : the function doing the work.
+    skdpgraph.cluster.PrivateGraphClustering : perturbation then clustering.
+
+    References
+    ----------
+    .. [1] Y. Muelle, C. Clifton and K. Boehm, "Privacy-Integrated Graph
+       Clustering Through Differential Privacy", EDBT/ICDT Workshops, 2015.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from skdpgraph.edge_dp import EdgeFlipPerturbation
+    >>> G = nx.les_miserables_graph()
+    >>> pert = EdgeFlipPerturbation(epsilon=3.0, random_state=0)
+    >>> P = pert.fit_transform(G)
+    >>> P.shape, round(pert.s_, 4)
+    ((77, 77), 0.0949)
+    """
+
+    _parameter_constraints = _privacy_parameter_constraints()
+
+    def __init__(self, epsilon=None, s=None, random_state=None, accountant=None):
+        self.epsilon = epsilon
+        self.s = s
+        self.random_state = random_state
+        self.accountant = accountant
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = True
+        tags.input_tags.sparse = True
+        tags.input_tags.positive_only = True
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        return tags
+
+    def _fit(self, X):
+        self.s_, self.epsilon_ = _resolve_privacy(
+            self.epsilon, self.s, type(self).__name__
+        )
+        A = check_adjacency(X)
+        self.n_features_in_ = A.shape[0]
+        return A
+
+    def _release(self, A):
+        if self.accountant is not None:
+            self.accountant.check(self.epsilon_, 0.0)
+        out = _flip_canonical(A, self.s_, check_random_state(self.random_state))
+        if self.accountant is not None:
+            self.accountant.spend(self.epsilon_, 0.0)
+        return out
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Validate the parameters and the graph; nothing is released.
+
+        Parameters
+        ----------
+        X : array-like, sparse matrix or networkx.Graph
+            Adjacency of an undirected graph (see :func:`check_adjacency`).
+        y : Ignored
+
+        Returns
+        -------
+        self : EdgeFlipPerturbation
+        """
+        self._fit(X)
+        return self
+
+    def transform(self, X):
+        """Release a perturbed copy of ``X`` (one ``epsilon_``-DP release).
+
+        Parameters
+        ----------
+        X : array-like, sparse matrix or networkx.Graph
+            Adjacency of an undirected graph with ``n_features_in_`` nodes.
+
+        Returns
+        -------
+        perturbed : scipy.sparse.csr_array of shape (n, n)
+            Symmetric 0/1 adjacency (float64), no diagonal.
+        """
+        check_is_fitted(self)
+        X = _validate_array(X, "X")
+        _check_n_nodes_consistent(self, X)
+        return self._release(_adjacency_from_validated(X, False, "X"))
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit_transform(self, X, y=None):
+        """Fit and release one perturbed copy of ``X`` (validated once).
+
+        Parameters
+        ----------
+        X : array-like, sparse matrix or networkx.Graph
+        y : Ignored
+
+        Returns
+        -------
+        perturbed : scipy.sparse.csr_array of shape (n, n)
+        """
+        return self._release(self._fit(X))

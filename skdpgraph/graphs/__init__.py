@@ -1,0 +1,11 @@
+"""Graph builders for Pipelines: from points or distances to a weighted graph.
+
+:class:`EpsilonGraph` (the thesis's epsilon-graph) and
+:class:`HomogeneousGraph` (the UAI experiment's homogeneity-respecting
+graph). A graph built from private distances has a topology that depends on
+them, which weight-DP does not cover: see each class's docstring.
+"""
+
+from ._builders import DisconnectedGraphWarning, EpsilonGraph, HomogeneousGraph
+
+__all__ = ["EpsilonGraph", "HomogeneousGraph", "DisconnectedGraphWarning"]

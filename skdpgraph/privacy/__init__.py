@@ -1,0 +1,114 @@
+"""Differential-privacy primitives, with no knowledge of graphs.
+
+* Calibrations: the only place where a neighbourhood becomes a sensitivity
+  and a budget becomes a noise scale or a per-step budget
+  (:func:`release_sensitivity`, :func:`laplace_scale`,
+  :func:`gaussian_sigma`, :func:`pamst_step_epsilon`, ...).
+* Composition and accounting: :class:`BudgetAccountant`, the zCDP
+  conversions, :func:`plan_tree_release`.
+* Public weight bounds: :func:`check_weight_bounds`,
+  :func:`normalize_weights` and the :class:`PrivacyLeakWarning`.
+* Noise that is safe in floating point: exact discrete Laplace and Gaussian
+  samplers and releases on a public grid.
+"""
+
+from ._accounting import (
+                          BudgetAccountant,
+                          BudgetError,
+                          approx_dp_to_zcdp,
+                          exponential_mechanism_epsilon,
+                          exponential_mechanism_zcdp,
+                          gaussian_zcdp,
+                          pure_to_zcdp,
+                          zcdp_to_approx_dp,
+)
+from ._bounds import (
+                          PrivacyLeakWarning,
+                          check_weight_bounds,
+                          clip_to_bounds,
+                          data_weight_bounds,
+                          normalize_weights,
+                          warn_out_of_bounds,
+)
+from ._calibration import (
+                          INPUT_NOISES,
+                          edge_flip_epsilon,
+                          edge_flip_s,
+                          exponential_tree_scale,
+                          gaussian_sigma,
+                          input_perturbation_scale,
+                          laplace_mst_scale,
+                          laplace_scale,
+                          noisy_max_prim_scale,
+                          pamst_step_epsilon,
+                          release_sensitivity,
+                          resolve_budget,
+                          weight_release_noise,
+)
+from ._composition import BudgetPlan, plan_tree_release
+from ._noise import (
+                          MAX_SCALE,
+                          MIN_SCALE,
+                          GridRelease,
+                          discrete_gaussian,
+                          discrete_laplace,
+                          grid_for,
+                          release_gaussian,
+                          release_laplace,
+)
+from ._samplers import standard_gumbel
+from ._validation import (
+                          NEIGHBORHOODS,
+                          check_delta,
+                          check_epsilon,
+                          check_neighborhood,
+                          check_rho,
+                          check_sensitivity,
+)
+
+__all__ = [
+    "BudgetAccountant",
+    "BudgetError",
+    "PrivacyLeakWarning",
+    "pure_to_zcdp",
+    "exponential_mechanism_zcdp",
+    "exponential_mechanism_epsilon",
+    "gaussian_zcdp",
+    "zcdp_to_approx_dp",
+    "approx_dp_to_zcdp",
+    "BudgetPlan",
+    "plan_tree_release",
+    "NEIGHBORHOODS",
+    "check_neighborhood",
+    "check_epsilon",
+    "check_sensitivity",
+    "check_delta",
+    "check_rho",
+    "resolve_budget",
+    "release_sensitivity",
+    "laplace_scale",
+    "gaussian_sigma",
+    "pamst_step_epsilon",
+    "exponential_tree_scale",
+    "INPUT_NOISES",
+    "input_perturbation_scale",
+    "noisy_max_prim_scale",
+    "laplace_mst_scale",
+    "weight_release_noise",
+    "edge_flip_epsilon",
+    "edge_flip_s",
+    "check_weight_bounds",
+    "data_weight_bounds",
+    "clip_to_bounds",
+    "warn_out_of_bounds",
+    "normalize_weights",
+    "standard_gumbel",
+    "discrete_laplace",
+    "discrete_gaussian",
+    "release_laplace",
+    "release_gaussian",
+    "GridRelease",
+    "grid_for",
+    "MIN_SCALE",
+    "MAX_SCALE",
+]

@@ -1,0 +1,360 @@
+"""Privacy accounting: a pure-composition budget accountant and zCDP helpers.
+
+Two ways of adding up privacy losses are used by the library:
+
+* **pure composition** (the papers' choice): the epsilons (and deltas) of the
+  mechanisms run on the same data add up. :class:`BudgetAccountant` keeps such a
+  running total and refuses to overspend.
+* **zero-concentrated DP** (zCDP, Bun and Steinke 2016): each mechanism is
+  ``rho``-zCDP for some ``rho``; the rhos add up, and the total converts to an
+  ``(epsilon, delta)`` guarantee at the end. For many small steps (PAMST makes
+  ``|V| - 1`` of them) the per-step budget then shrinks like ``1/sqrt(|V|)``
+  instead of ``1/|V|``.
+
+Any object with diffprivlib-style ``check(epsilon, delta)`` and
+``spend(epsilon, delta)`` methods can stand in for :class:`BudgetAccountant`
+(duck typing), so one budget can be shared with other libraries.
+
+References
+----------
+.. [BS16] M. Bun and T. Steinke, "Concentrated Differential Privacy:
+   Simplifications, Extensions, and Lower Bounds", TCC 2016 (Prop. 1.3: pure
+   eps-DP is eps^2/2-zCDP; Prop. 1.6: the Gaussian mechanism; Lemma 2.3 / Prop.
+   1.7: composition; Prop. 1.3 / Lemma 3.5: conversion to (eps, delta)-DP).
+.. [CR21] M. Cesar and R. Rogers, "Bounding, Concentrating, and Truncating:
+   Unifying Privacy Loss Composition for Data Analytics", ALT 2021 (the
+   eps-DP exponential mechanism is eps^2/8-zCDP).
+.. [CKS20] C. Canonne, G. Kamath and T. Steinke, "The Discrete Gaussian for
+   Differential Privacy", NeurIPS 2020 (Prop. 12 / Cor. 13: a tighter
+   zCDP -> (eps, delta)-DP conversion).
+"""
+
+import math
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+
+from ..utils import check_real
+
+__all__ = [
+    "BudgetAccountant",
+    "BudgetError",
+    "pure_to_zcdp",
+    "exponential_mechanism_zcdp",
+    "exponential_mechanism_epsilon",
+    "gaussian_zcdp",
+    "zcdp_to_approx_dp",
+    "approx_dp_to_zcdp",
+]
+
+#: Relative slack allowed when a spend lands exactly on the budget
+#: (sums of floats such as 0.1 + 0.2 must not overspend 0.3).
+_BUDGET_RTOL = 1e-12
+
+
+class BudgetError(ValueError):
+    """Raised when a privacy spend would exceed the accountant's budget."""
+
+
+def _check_eps_delta(epsilon, delta, *, allow_inf=True):
+    return (check_real(epsilon, "epsilon", low=0.0, allow_inf=allow_inf),
+            check_real(delta, "delta", low=0.0, high=1.0))
+
+
+class BudgetAccountant:
+    """Privacy budget under pure (basic) sequential composition.
+
+    Spends add up: ``k`` releases that are ``(epsilon_i, delta_i)``-DP are
+    together ``(sum epsilon_i, sum delta_i)``-DP. The interface follows
+    diffprivlib's ``BudgetAccountant`` (``check``, ``spend``, ``remaining``,
+    ``total``, ``spent_budget``), so either can be passed where the other is
+    expected; unlike diffprivlib's, this one has no advanced-composition slack.
+
+    Copies (``copy.copy``, ``copy.deepcopy``, hence scikit-learn's ``clone``)
+    return the accountant itself, so every clone of an estimator spends
+    against the one budget. Pickling (joblib worker processes, as with
+    ``n_jobs > 1``) still makes a separate copy whose spends are not seen here.
+
+    Parameters
+    ----------
+    epsilon : float, default=inf
+        Total epsilon budget.
+    delta : float, default=1.0
+        Total delta budget, in [0, 1].
+    spent_budget : list of (float, float), default=None
+        Spends already made against this budget.
+
+    Examples
+    --------
+    >>> from skdpgraph.privacy import BudgetAccountant
+    >>> acc = BudgetAccountant(epsilon=1.0, delta=0.0)
+    >>> acc.spend(0.25, 0).spend(0.5, 0).remaining()
+    (0.25, 0.0)
+    >>> acc.check(0.5, 0)  # doctest: +ELLIPSIS +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    ...
+    BudgetError: Privacy spend of (0.5, 0.0) not permissible; ...
+    """
+
+    def __init__(self, epsilon=float("inf"), delta=1.0, spent_budget=None):
+        self.epsilon, self.delta = _check_eps_delta(epsilon, delta)
+        self._spent = []
+        for eps, dlt in spent_budget or ():
+            self.spend(eps, dlt)
+
+    def __copy__(self):
+        # A budget is shared state: scikit-learn's ``clone`` (GridSearchCV,
+        # cross_val_score) copies parameters, and a copied accountant would
+        # let every clone spend the whole budget again unseen.
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __repr__(self):
+        return (f"BudgetAccountant(epsilon={self.epsilon!r}, delta={self.delta!r}, "
+                f"spent={self.total()})")
+
+    @property
+    def spent_budget(self):
+        """List of the ``(epsilon, delta)`` spends so far (a copy)."""
+        return list(self._spent)
+
+    def total(self, spent_budget=None):
+        """Total ``(epsilon, delta)`` spent, by pure composition.
+
+        Parameters
+        ----------
+        spent_budget : list of (float, float), default=None
+            Spends to add up; this accountant's own by default.
+        """
+        spends = self._spent if spent_budget is None else spent_budget
+        eps = math.fsum(e for e, _ in spends)
+        dlt = min(1.0, math.fsum(d for _, d in spends))
+        return eps, dlt
+
+    def remaining(self, k=1):
+        """Budget left for each of ``k`` further equal spends.
+
+        Returns
+        -------
+        epsilon, delta : float
+        """
+        if not isinstance(k, (int, np.integer)) or k < 1:
+            raise ValueError(f"k must be a positive integer; got {k!r}.")
+        eps, dlt = self.total()
+        return (max(0.0, self.epsilon - eps) / k, max(0.0, self.delta - dlt) / k)
+
+    def check(self, epsilon, delta):
+        """Raise :class:`BudgetError` if spending ``(epsilon, delta)`` overspends.
+
+        Returns
+        -------
+        True
+        """
+        epsilon, delta = _check_eps_delta(epsilon, delta)
+        eps, dlt = self.total()
+        over_eps = eps + epsilon > self.epsilon * (1 + _BUDGET_RTOL)
+        over_dlt = dlt + delta > self.delta * (1 + _BUDGET_RTOL)
+        if over_eps or over_dlt:
+            raise BudgetError(
+                f"Privacy spend of ({epsilon!r}, {delta!r}) not permissible; "
+                f"only ({max(0.0, self.epsilon - eps)!r}, "
+                f"{max(0.0, self.delta - dlt)!r}) of the budget "
+                f"({self.epsilon!r}, {self.delta!r}) remains."
+            )
+        return True
+
+    def spend(self, epsilon, delta):
+        """Record a spend of ``(epsilon, delta)`` after checking it fits.
+
+        Returns
+        -------
+        self
+        """
+        self.check(epsilon, delta)
+        self._spent.append(_check_eps_delta(epsilon, delta))
+        return self
+
+
+# ---------------------------------------------------------------------------
+# zCDP
+# ---------------------------------------------------------------------------
+
+def _check_positive(value, name, *, allow_zero=True, allow_inf=False):
+    return check_real(value, name, low=0.0, low_open=not allow_zero, allow_inf=allow_inf)
+
+
+def pure_to_zcdp(epsilon):
+    """zCDP parameter of a pure ``epsilon``-DP mechanism: ``epsilon**2 / 2``.
+
+    Any ``epsilon``-DP mechanism is ``(epsilon**2 / 2)``-zCDP ([BS16]_,
+    Proposition 1.4).
+    """
+    epsilon = _check_positive(epsilon, "epsilon", allow_inf=True)
+    return 0.5 * epsilon * epsilon
+
+
+def exponential_mechanism_zcdp(epsilon):
+    """zCDP parameter of an ``epsilon``-DP exponential mechanism: ``epsilon**2 / 8``.
+
+    The exponential mechanism ``P(r) ~ exp(epsilon * u(r) / (2 * Delta u))`` is
+    ``epsilon``-DP and, being ``epsilon``-bounded range, ``(epsilon**2 / 8)``-zCDP
+    ([CR21]_, Lemma 3.2), four times less than the generic ``epsilon**2 / 2``.
+    """
+    epsilon = _check_positive(epsilon, "epsilon", allow_inf=True)
+    return 0.125 * epsilon * epsilon
+
+
+def exponential_mechanism_epsilon(rho):
+    """Epsilon of an exponential mechanism that is ``rho``-zCDP: ``sqrt(8 rho)``.
+
+    The inverse of :func:`exponential_mechanism_zcdp`.
+    """
+    return math.sqrt(8.0 * _check_positive(rho, "rho", allow_zero=False))
+
+
+def gaussian_zcdp(l2_sensitivity, sigma):
+    """zCDP parameter of the Gaussian mechanism: ``D**2 / (2 sigma**2)``.
+
+    Adding ``N(0, sigma**2 I)`` to a query of L2 sensitivity ``D`` is
+    ``D**2 / (2 sigma**2)``-zCDP ([BS16]_, Proposition 1.6).
+    """
+    l2_sensitivity = _check_positive(l2_sensitivity, "l2_sensitivity")
+    sigma = _check_positive(sigma, "sigma", allow_zero=False, allow_inf=True)
+    return l2_sensitivity ** 2 / (2.0 * sigma ** 2)
+
+
+def _cks_epsilon_at(alpha, rho, log_inv_delta):
+    """Epsilon of rho-zCDP at Renyi order alpha > 1 ([CKS20]_, Prop. 12).
+
+    ``alpha*rho + (log(1/delta) + (alpha-1) log(1-1/alpha) - log(alpha)) / (alpha-1)``;
+    every order alpha > 1 gives a valid epsilon, the infimum the tightest.
+    """
+    am1 = alpha - 1.0
+    return (alpha * rho
+            + (log_inv_delta + am1 * math.log1p(-1.0 / alpha) - math.log(alpha)) / am1)
+
+
+def _cks_epsilon(rho, log_inv_delta):
+    # Minimise over t = log(alpha - 1): a coarse grid brackets the optimum,
+    # bounded Brent refines it. Any alpha gives a valid (upper) epsilon, so a
+    # slightly imperfect minimisation only costs tightness, never validity.
+    def f(t):
+        return _cks_epsilon_at(1.0 + math.exp(t), rho, log_inv_delta)
+
+    grid = np.linspace(-12.0, 25.0, 75)
+    vals = [f(t) for t in grid]
+    k = int(np.argmin(vals))
+    lo, hi = grid[max(k - 1, 0)], grid[min(k + 1, grid.size - 1)]
+    best = vals[k]
+    if hi > lo:
+        res = minimize_scalar(f, bounds=(lo, hi), method="bounded",
+                              options={"xatol": 1e-10})
+        if res.success and res.fun < best:
+            best = float(res.fun)
+    return best
+
+
+def zcdp_to_approx_dp(rho, delta, *, method="cks"):
+    """Epsilon such that a ``rho``-zCDP mechanism is ``(epsilon, delta)``-DP.
+
+    Parameters
+    ----------
+    rho : float
+        zCDP parameter, >= 0.
+    delta : float
+        Target delta, in (0, 1).
+    method : {"cks", "bun_steinke"}, default="cks"
+        ``"bun_steinke"``: ``rho + 2 sqrt(rho ln(1/delta))`` ([BS16]_,
+        Proposition 1.3). ``"cks"``: the conversion of [CKS20]_ (Proposition
+        12, through Renyi DP of every order ``alpha > 1``), minimised
+        numerically over ``alpha``; it is never larger than Bun–Steinke's and
+        any order gives a valid guarantee, so numerical imprecision only costs
+        tightness.
+
+    Returns
+    -------
+    epsilon : float
+        Non-negative; 0 when ``rho`` is 0.
+
+    Examples
+    --------
+    >>> from skdpgraph.privacy import zcdp_to_approx_dp
+    >>> round(zcdp_to_approx_dp(0.5, 1e-5, method="bun_steinke"), 4)
+    5.2985
+    >>> zcdp_to_approx_dp(0.5, 1e-5) < 5.2985
+    True
+    """
+    rho = _check_positive(rho, "rho", allow_inf=True)
+    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
+    if method not in ("cks", "bun_steinke"):
+        raise ValueError(f"method must be 'cks' or 'bun_steinke'; got {method!r}.")
+    if rho == 0.0:
+        return 0.0
+    if math.isinf(rho):
+        return math.inf
+    log_inv_delta = -math.log(delta)
+    bs = rho + 2.0 * math.sqrt(rho * log_inv_delta)
+    if method == "bun_steinke":
+        return bs
+    return max(0.0, min(bs, _cks_epsilon(rho, log_inv_delta)))
+
+
+def approx_dp_to_zcdp(epsilon, delta, *, method="cks"):
+    """Largest ``rho`` whose :func:`zcdp_to_approx_dp` conversion is <= ``epsilon``.
+
+    A ``rho``-zCDP mechanism with this ``rho`` (or less) is
+    ``(epsilon, delta)``-DP. Used to turn a user's ``(epsilon, delta)`` target
+    into a zCDP budget that is then split between mechanisms.
+
+    Parameters
+    ----------
+    epsilon : float
+        Target epsilon, > 0.
+    delta : float
+        Target delta, in (0, 1).
+    method : {"cks", "bun_steinke"}, default="cks"
+        Conversion to invert (see :func:`zcdp_to_approx_dp`). For
+        ``"bun_steinke"`` the inverse is closed-form,
+        ``(sqrt(ln(1/delta) + epsilon) - sqrt(ln(1/delta)))**2``; for ``"cks"``
+        it is found by bisection, returning the lower end of the final bracket
+        so that the conversion of the result never exceeds ``epsilon``.
+
+    Returns
+    -------
+    rho : float
+
+    Examples
+    --------
+    >>> from skdpgraph.privacy import approx_dp_to_zcdp, zcdp_to_approx_dp
+    >>> rho = approx_dp_to_zcdp(1.0, 1e-6)
+    >>> zcdp_to_approx_dp(rho, 1e-6) <= 1.0
+    True
+    """
+    epsilon = _check_positive(epsilon, "epsilon", allow_zero=False, allow_inf=True)
+    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
+    if method not in ("cks", "bun_steinke"):
+        raise ValueError(f"method must be 'cks' or 'bun_steinke'; got {method!r}.")
+    if math.isinf(epsilon):
+        return math.inf
+    log_inv_delta = -math.log(delta)
+    rho_bs = (math.sqrt(log_inv_delta + epsilon) - math.sqrt(log_inv_delta)) ** 2
+    # Guard against rounding in the closed form: step down until it converts.
+    while rho_bs > 0 and zcdp_to_approx_dp(rho_bs, delta, method="bun_steinke") > epsilon:
+        rho_bs = math.nextafter(rho_bs, 0.0) * (1 - 1e-15)
+    if method == "bun_steinke":
+        return rho_bs
+    # CKS is tighter, so its inverse is >= rho_bs: bracket then bisect.
+    lo, hi = rho_bs, max(rho_bs, 1e-300) * 2.0
+    while zcdp_to_approx_dp(hi, delta) <= epsilon:
+        lo, hi = hi, hi * 2.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if zcdp_to_approx_dp(mid, delta) <= epsilon:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-13 * hi:
+            break
+    return lo

@@ -1,0 +1,112 @@
+"""Public weight bounds: checking, clipping, normalising, and what leaks without them.
+
+The Weight-Release normalisation ``(w + tau) / p`` of the UAI paper must not
+be computed from the private weights: ``tau`` and ``p`` come from public
+``weight_bounds``. Without them the library reads the bounds from the data
+and says so with a :class:`PrivacyLeakWarning` (diffprivlib's convention).
+"""
+
+import math
+import warnings
+
+import numpy as np
+
+__all__ = ["PrivacyLeakWarning", "check_weight_bounds", "data_weight_bounds",
+           "clip_to_bounds", "warn_out_of_bounds", "normalize_weights"]
+
+
+class PrivacyLeakWarning(UserWarning):
+    """A computation reads private data in a way the guarantee does not cover.
+
+    Emitted, as in diffprivlib, for example when normalisation bounds are
+    computed from the private weights because no public bounds were given.
+    """
+
+
+def check_weight_bounds(weight_bounds):
+    """Public weight bounds ``(low, high)`` as floats, ``0 <= low < high``, finite."""
+    try:
+        lo, hi = (float(b) for b in weight_bounds)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"weight_bounds must be a pair (low, high) of numbers; got {weight_bounds!r}."
+        ) from None
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise ValueError(f"weight_bounds must be finite; got {weight_bounds!r}.")
+    if lo >= hi:
+        raise ValueError(
+            f"weight_bounds must satisfy low < high; got low={lo!r}, high={hi!r} "
+            "(inverted or empty bounds)."
+        )
+    if lo < 0:
+        raise ValueError(
+            f"weight_bounds low must be >= 0 (weights are distances); got {lo!r}."
+        )
+    return lo, hi
+
+
+def data_weight_bounds(weights, stacklevel=3):
+    """Bounds read from private weights, coarsened, with a PrivacyLeakWarning.
+
+    The bounds are ``(0, 2**ceil(log2(max w)))``: the smallest power of two
+    at or above the largest weight (1 when every weight is 0). They reveal
+    the order of magnitude of the largest weight, which the privacy guarantee
+    does not cover (hence the warning), but never the exact minimum or
+    maximum, so a fitted model that stores them publishes no private weight.
+    """
+    weights = np.asarray(weights, dtype=np.float64)
+    warnings.warn(
+        "weight_bounds were not given, so they are computed from the private "
+        "weights (0 and the power of two at or above their maximum). This leaks "
+        "the order of magnitude of the largest weight, which the privacy "
+        "guarantee does not cover. Pass public bounds, e.g. "
+        "weight_bounds=(0.0, 1.0), for a true guarantee.",
+        PrivacyLeakWarning, stacklevel=stacklevel,
+    )
+    top = float(weights.max()) if weights.size else 0.0
+    if not top > 0:
+        return 0.0, 1.0
+    return 0.0, float(2.0 ** math.ceil(math.log2(top)))
+
+
+def clip_to_bounds(weights, bounds, stacklevel=3):
+    """Clip private weights into public bounds, warning when any lay outside.
+
+    Clipping is 1-Lipschitz in every weight, so neighbouring weight functions
+    stay neighbours under both neighbourhoods: the guarantee is unchanged.
+    The warning itself depends on the private weights (it says that some
+    weight left the bounds), hence it is a :class:`PrivacyLeakWarning`.
+    """
+    lo, hi = bounds
+    weights = np.asarray(weights, dtype=np.float64)
+    outside = int(np.count_nonzero((weights < lo) | (weights > hi)))
+    if outside:
+        warn_out_of_bounds(outside, bounds, stacklevel + 1)
+        return np.clip(weights, lo, hi)
+    return weights
+
+
+def warn_out_of_bounds(count, bounds, stacklevel=3):
+    """The :class:`PrivacyLeakWarning` of :func:`clip_to_bounds`."""
+    warnings.warn(
+        f"{count} weight(s) lie outside weight_bounds=({bounds[0]:g}, {bounds[1]:g}) "
+        "and were clipped into them (this keeps the privacy guarantee; the "
+        "warning itself reveals that some weight was out of bounds).",
+        PrivacyLeakWarning, stacklevel=stacklevel,
+    )
+
+
+def normalize_weights(weights, weight_bounds):
+    """Map released weights into ``(0, 1]`` with public bounds (post-processing).
+
+    ``w' = (w - low) / (high - low)``, the Weight-Release normalisation
+    ``(w + tau) / p`` with ``tau = -low`` and ``p = high - low`` derived from
+    the public ``weight_bounds`` only, then clipped into
+    ``[tiny, 1]`` where ``tiny`` is the smallest positive normal double, so
+    that every weight is a positive distance as DBMSTClu's definitions
+    assume. Reading only public numbers and released values, this is
+    post-processing and costs no privacy.
+    """
+    lo, hi = check_weight_bounds(weight_bounds)
+    out = (np.asarray(weights, dtype=np.float64) - lo) / (hi - lo)
+    return np.clip(out, np.finfo(np.float64).tiny, 1.0)

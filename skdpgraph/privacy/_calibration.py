@@ -1,0 +1,369 @@
+"""Calibrations: the one place where a neighbourhood becomes a sensitivity and a
+budget becomes a noise scale or a per-step budget.
+
+Neighbouring weight functions (weight-DP, topology public), with the user's
+sensitivity ``mu``:
+
+* ``"l1"``: ``sum_e |w(e) - w'(e)| <= mu`` (Sealfon 2016; Pinot's thesis,
+  Definition 2.2.1);
+* ``"linf"``: ``max_e |w(e) - w'(e)| <= mu`` (Pinot et al. UAI 2018,
+  Definition 2.1; thesis Definition 3.3.1).
+
+Releasing ``k`` weights then has L1 sensitivity ``mu`` under ``"l1"`` but
+``k * mu`` under ``"linf"`` (every released weight can move by ``mu`` at
+once), and L2 sensitivity ``mu`` under ``"l1"`` and ``sqrt(k) * mu`` under
+``"linf"`` (:func:`release_sensitivity`).
+
+Every mechanism of the library (the tree mechanisms of
+:mod:`skdpgraph.tree`, the edge flipping of :mod:`skdpgraph.edge_dp`, the
+bounds of :mod:`skdpgraph.metrics`) takes its scale from a function here.
+The noise itself is drawn by :mod:`skdpgraph.privacy` 's samplers.
+"""
+
+import functools
+import math
+
+import numpy as np
+from scipy.special import expit
+
+from ..utils import check_real
+from ._accounting import approx_dp_to_zcdp
+from ._validation import (
+    check_delta,
+    check_epsilon,
+    check_neighborhood,
+    check_rho,
+    check_sensitivity,
+)
+
+__all__ = [
+    "resolve_budget",
+    "release_sensitivity",
+    "laplace_scale",
+    "gaussian_sigma",
+    "pamst_step_epsilon",
+    "exponential_tree_scale",
+    "INPUT_NOISES",
+    "input_perturbation_scale",
+    "noisy_max_prim_scale",
+    "laplace_mst_scale",
+    "weight_release_noise",
+    "edge_flip_epsilon",
+    "edge_flip_s",
+]
+
+#: Noise distributions of the input-perturbation tree.
+INPUT_NOISES = ("gumbel", "laplace", "gaussian")
+
+
+@functools.lru_cache(maxsize=256)
+def _rho_for(epsilon, delta):
+    """``approx_dp_to_zcdp`` (a numerical inversion), cached: it is a pure function."""
+    return approx_dp_to_zcdp(epsilon, delta)
+
+
+def resolve_budget(epsilon=None, delta=None, rho=None, *, pure_only=False, owner="The mechanism"):
+    """Turn a user's budget into either a pure ``epsilon`` or a zCDP ``rho``.
+
+    Parameters
+    ----------
+    epsilon : float, default=None
+        Alone: a pure ``epsilon``-DP target. With ``delta``: an
+        ``(epsilon, delta)`` target, reached through zCDP
+        (``rho = approx_dp_to_zcdp(epsilon, delta)``).
+    delta : float, default=None
+        In (0, 1); only with ``epsilon``.
+    rho : float, default=None
+        A zCDP target, instead of ``epsilon``.
+    pure_only : bool, default=False
+        The mechanism is calibrated by a pure ``epsilon`` only: ``rho`` and
+        ``delta`` are refused.
+    owner : str
+        Name used in the error messages.
+
+    Returns
+    -------
+    epsilon : float or None
+        The pure budget, or None when calibrating through zCDP.
+    rho : float or None
+        The zCDP budget, or None for a pure calibration.
+    """
+    if (epsilon is None) == (rho is None):
+        raise ValueError(f"{owner} needs exactly one of epsilon (optionally with delta) "
+                         "and rho (a zCDP budget).")
+    if pure_only and (rho is not None or delta is not None):
+        raise ValueError(f"{owner} is calibrated by epsilon (pure DP) only; rho and delta "
+                         "must be None.")
+    if rho is not None:
+        if delta is not None:
+            raise ValueError("delta goes with epsilon; a rho target needs no delta.")
+        return None, check_rho(rho)
+    epsilon = check_epsilon(epsilon)
+    if delta is None:
+        return epsilon, None
+    return None, _rho_for(epsilon, check_delta(delta))
+
+
+def release_sensitivity(n_values, sensitivity, neighborhood, norm="l1"):
+    """Sensitivity of releasing ``n_values`` weights of a weighted graph.
+
+    Parameters
+    ----------
+    n_values : int
+        Number of released weights (``|V| - 1`` for a spanning tree, ``|E|``
+        for the whole graph). It depends on the public topology only.
+    sensitivity : float
+        ``mu`` of the neighbourhood.
+    neighborhood : {"l1", "linf"}
+    norm : {"l1", "l2"}, default="l1"
+        Norm of the sensitivity: L1 calibrates Laplace noise, L2 Gaussian
+        noise.
+
+    Returns
+    -------
+    float
+        ``l1`` neighbours: ``mu`` for both norms (a vector whose entries sum
+        to at most ``mu`` in absolute value has L2 norm at most ``mu``).
+        ``linf`` neighbours: ``n_values * mu`` (L1) or ``sqrt(n_values) * mu``
+        (L2).
+
+    Notes
+    -----
+    Under ``"linf"`` the UAI paper's Theorem 11 calibrates the tree-weight
+    release with ``mu`` alone; that is the ``"l1"`` value, and it
+    under-noises by a factor ``|V| - 1``.
+    """
+    sensitivity = check_sensitivity(sensitivity)
+    check_neighborhood(neighborhood)
+    if norm not in ("l1", "l2"):
+        raise ValueError(f"norm must be 'l1' or 'l2'; got {norm!r}.")
+    n_values = int(n_values)
+    if n_values < 0:
+        raise ValueError(f"n_values must be >= 0; got {n_values}.")
+    if neighborhood == "l1":
+        return sensitivity
+    return sensitivity * (n_values if norm == "l1" else math.sqrt(n_values))
+
+
+def laplace_scale(l1_sensitivity, epsilon):
+    """Scale ``b = Delta_1 / epsilon`` of the epsilon-DP Laplace mechanism.
+
+    Adding i.i.d. ``Laplace(0, b)`` noise to each coordinate of a query with
+    L1 sensitivity ``Delta_1`` is ``epsilon``-DP (Dwork, McSherry, Nissim and
+    Smith 2006): the density ratio at any output is at most
+    ``exp(||f(w) - f(w')||_1 / b)``.
+    """
+    l1_sensitivity = check_real(l1_sensitivity, "l1_sensitivity", low=0.0)
+    return l1_sensitivity / check_epsilon(epsilon)
+
+
+def gaussian_sigma(l2_sensitivity, rho):
+    """Standard deviation ``Delta_2 / sqrt(2 rho)`` of the rho-zCDP Gaussian mechanism.
+
+    (Bun and Steinke 2016, Proposition 1.6.)
+    """
+    l2_sensitivity = check_real(l2_sensitivity, "l2_sensitivity", low=0.0)
+    return l2_sensitivity / math.sqrt(2.0 * check_rho(rho))
+
+
+def pamst_step_epsilon(n_steps, epsilon=None, rho=None):
+    """Epsilon of each of ``n_steps`` composed exponential-mechanism steps.
+
+    PAMST, Report-Noisy-Max Prim and the Gumbel input perturbation are all
+    ``n_steps = |V| - n_components`` adaptively composed exponential
+    mechanisms ``P(e) ~ exp(-eps_step w(e) / (2 mu))``, valid under both
+    neighbourhoods (each utility ``-w(e)`` moves by at most ``mu``).
+
+    Parameters
+    ----------
+    n_steps : int
+        Number of steps (public).
+    epsilon : float, default=None
+        Pure-DP budget of the whole tree: each step gets ``epsilon / n_steps``
+        (sequential composition).
+    rho : float, default=None
+        zCDP budget of the whole tree: an ``eps``-DP exponential mechanism is
+        ``eps**2 / 8``-zCDP (Cesar and Rogers 2021), zCDP adds up, so each
+        step gets ``sqrt(8 rho / n_steps)``.
+
+    Returns
+    -------
+    float
+    """
+    epsilon, rho = resolve_budget(epsilon, None, rho, owner="pamst_step_epsilon")
+    n_steps = max(int(n_steps), 1)
+    if epsilon is not None:
+        return epsilon / n_steps
+    return math.sqrt(8.0 * rho / n_steps)
+
+
+def exponential_tree_scale(epsilon, sensitivity, neighborhood, n_tree_edges):
+    """Inverse temperature ``c`` of the exponential mechanism over spanning trees.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy budget of the release (> 0).
+    sensitivity : float
+        ``mu`` of the neighbourhood (> 0).
+    neighborhood : {"l1", "linf"}
+    n_tree_edges : int
+        Number of edges of a spanning forest, ``|V| - (number of
+        components)``; it depends on the public topology only.
+
+    Returns
+    -------
+    c : float
+        ``epsilon / (2 Delta)`` with ``Delta = mu`` (``"l1"``) or
+        ``n_tree_edges * mu`` (``"linf"``), the sensitivity of ``w(T)``.
+    """
+    epsilon = check_epsilon(epsilon)
+    delta_u = release_sensitivity(max(int(n_tree_edges), 1), sensitivity, neighborhood)
+    return epsilon / (2.0 * delta_u)
+
+
+def input_perturbation_scale(noise, *, sensitivity, neighborhood, n_tree_edges,
+                             n_edges, epsilon=None, delta=None, rho=None):
+    """Noise scale of the input-perturbation tree and the guarantee it gives.
+
+    Parameters
+    ----------
+    noise : {"gumbel", "laplace", "gaussian"}
+    sensitivity : float
+        ``mu`` (> 0).
+    neighborhood : {"l1", "linf"}
+    n_tree_edges : int
+        ``|V|`` minus the number of connected components (public).
+    n_edges : int
+        ``|E|`` (public).
+    epsilon, delta, rho : float or None
+        Either ``epsilon`` (pure DP; with ``delta`` an ``(epsilon, delta)``
+        target reached through zCDP) or ``rho`` (a zCDP target). Laplace
+        noise is pure: it needs ``epsilon`` and ignores ``delta``. Gaussian
+        noise needs ``delta`` or ``rho``.
+
+    Returns
+    -------
+    scale : float
+        Gumbel scale ``b``, Laplace scale or Gaussian standard deviation.
+    rho_spent : float or None
+        The zCDP parameter of the release when calibrated through zCDP, else
+        ``None`` (pure ``epsilon``-DP).
+    """
+    if noise not in INPUT_NOISES:
+        raise ValueError(f"noise must be one of {INPUT_NOISES}; got {noise!r}.")
+    mu = check_sensitivity(sensitivity)
+    check_neighborhood(neighborhood)
+    if noise == "laplace":
+        if rho is not None:
+            raise ValueError("Laplace noise is calibrated by epsilon (pure DP), not rho.")
+        epsilon, _ = resolve_budget(epsilon, None, None)
+        if delta is not None:
+            check_delta(delta)
+        return laplace_scale(release_sensitivity(n_edges, mu, neighborhood), epsilon), None
+    epsilon, rho = resolve_budget(epsilon, delta, rho)
+    if noise == "gaussian":
+        if rho is None:
+            raise ValueError("Gaussian noise needs delta (or a rho target).")
+        l2 = release_sensitivity(n_edges, mu, neighborhood, norm="l2")
+        return gaussian_sigma(l2, rho), rho
+    # k exponential-mechanism steps P(e) ~ exp(-w(e) / b): b = 2 mu / eps_step.
+    return 2.0 * mu / pamst_step_epsilon(n_tree_edges, epsilon, rho), rho
+
+
+def noisy_max_prim_scale(*, sensitivity, n_tree_edges, epsilon=None, delta=None,
+                         rho=None):
+    """Gumbel scale ``b`` of every Report-Noisy-Max step, and the zCDP parameter.
+
+    The calibration is the Gumbel input perturbation's (both are ``k``
+    exponential mechanisms with ``P(e) ~ exp(-w(e) / b)``); ``rho`` is None
+    for a pure calibration.
+    """
+    return input_perturbation_scale(
+        "gumbel", sensitivity=sensitivity, neighborhood="linf",
+        n_tree_edges=n_tree_edges, n_edges=0, epsilon=epsilon, delta=delta, rho=rho)
+
+
+def laplace_mst_scale(n_edges, sensitivity, neighborhood, epsilon):
+    """Laplace scale of Sealfon's Laplace-MST: every one of the ``|E|`` weights is released.
+
+    ``mu / epsilon`` under ``"l1"`` neighbours, ``|E| mu / epsilon`` under ``"linf"``.
+    """
+    return laplace_scale(release_sensitivity(n_edges, sensitivity, neighborhood), epsilon)
+
+
+def weight_release_noise(n_released, sensitivity, neighborhood, *, epsilon=None,
+                         rho=None, delta=None, mechanism="laplace"):
+    """Noise scale of the Weight-Release mechanism.
+
+    Parameters
+    ----------
+    n_released : int
+        Number of released weights (``|V| - n_components`` for a spanning
+        forest; public).
+    sensitivity : float
+        ``mu``.
+    neighborhood : {"l1", "linf"}
+    epsilon : float, default=None
+        Laplace: the pure-DP budget. Gaussian: with ``delta``, an
+        ``(epsilon, delta)`` target converted to zCDP.
+    rho : float, default=None
+        Gaussian only: the zCDP budget (instead of ``epsilon``/``delta``).
+    delta : float, default=None
+    mechanism : {"laplace", "gaussian"}, default="laplace"
+
+    Returns
+    -------
+    float
+        Laplace scale ``Delta_1 / epsilon`` with ``Delta_1 = mu`` (l1) or
+        ``(|V| - 1) mu`` (linf); or Gaussian standard deviation
+        ``Delta_2 / sqrt(2 rho)`` with ``Delta_2 = mu`` (l1) or
+        ``sqrt(|V| - 1) mu`` (linf).
+    """
+    if mechanism == "laplace":
+        if rho is not None or delta is not None:
+            raise ValueError("The Laplace Weight-Release takes epsilon only (pure DP).")
+        if epsilon is None:
+            raise ValueError("The Laplace Weight-Release needs epsilon.")
+        return laplace_scale(release_sensitivity(n_released, sensitivity, neighborhood),
+                             epsilon)
+    if mechanism == "gaussian":
+        if rho is None and (epsilon is None or delta is None):
+            raise ValueError("The Gaussian Weight-Release needs rho, or epsilon and delta.")
+        if rho is not None and epsilon is not None:
+            raise ValueError("Give rho or (epsilon, delta), not both.")
+        _, rho = resolve_budget(epsilon, delta, rho)
+        l2 = release_sensitivity(n_released, sensitivity, neighborhood, norm="l2")
+        return gaussian_sigma(l2, rho)
+    raise ValueError(f"mechanism must be 'laplace' or 'gaussian'; got {mechanism!r}.")
+
+
+def edge_flip_epsilon(s):
+    """Epsilon of randomized response on adjacency bits: ``ln(2/s - 1)``.
+
+    Each bit is kept with probability ``1 - s`` and replaced by a fair coin
+    with probability ``s``: it flips with probability ``s / 2``, and two
+    graphs differing in one edge give any output with probabilities in ratio
+    at most ``(1 - s/2) / (s/2)`` (Muelle et al. 2015, Theorem 1). Works
+    elementwise on arrays; ``s`` must already be checked to lie in (0, 1].
+    """
+    return np.log(2.0 / s - 1.0)
+
+
+def edge_flip_s(epsilon):
+    """The ``s`` of edge flipping with privacy loss ``epsilon``: ``2 / (1 + e^epsilon)``.
+
+    The inverse of :func:`edge_flip_epsilon`, rounded up where needed so that
+    ``edge_flip_epsilon(s) <= epsilon`` holds in floating point: the
+    mechanism never spends more than asked.
+    """
+    epsilon = check_epsilon(epsilon)
+    s = float(2.0 * expit(-epsilon))  # 2 / (1 + e^eps) without overflow
+    if s == 0.0:
+        raise ValueError(
+            f"epsilon={epsilon!r} is too large: the flip probability s/2 "
+            "underflows to 0 in floating point."
+        )
+    while s < 1.0 and edge_flip_epsilon(s) > epsilon:
+        s = float(np.nextafter(s, 1.0))
+    return s

@@ -1,0 +1,41 @@
+"""Checks of the privacy parameters (epsilon, delta, rho, sensitivity, neighbourhood)."""
+
+from ..utils import check_real
+
+__all__ = ["NEIGHBORHOODS", "check_neighborhood", "check_epsilon", "check_sensitivity",
+           "check_delta", "check_rho"]
+
+#: The two neighbourhoods of weight-DP.
+NEIGHBORHOODS = ("l1", "linf")
+
+
+def check_neighborhood(neighborhood):
+    """Validate a neighbourhood name; return it."""
+    if neighborhood not in NEIGHBORHOODS:
+        raise ValueError(
+            f"neighborhood must be one of {NEIGHBORHOODS}; got {neighborhood!r}. "
+            "'l1': the weights of neighbouring graphs differ by at most "
+            "`sensitivity` in total; 'linf': each weight differs by at most "
+            "`sensitivity`."
+        )
+    return neighborhood
+
+
+def check_epsilon(epsilon, name="epsilon"):
+    """``epsilon`` as a float; ValueError unless finite and > 0."""
+    return check_real(epsilon, name, low=0.0, low_open=True)
+
+
+def check_rho(rho):
+    """A zCDP parameter ``rho`` as a float; ValueError unless finite and > 0."""
+    return check_real(rho, "rho", low=0.0, low_open=True)
+
+
+def check_sensitivity(sensitivity):
+    """``sensitivity`` as a float; ValueError unless finite and > 0."""
+    return check_real(sensitivity, "sensitivity", low=0.0, low_open=True)
+
+
+def check_delta(delta):
+    """``delta`` as a float in the open interval (0, 1)."""
+    return check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)

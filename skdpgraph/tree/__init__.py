@@ -1,0 +1,50 @@
+"""Spanning trees, exact and private.
+
+* :class:`SpanningTree` and :func:`minimum_spanning_tree` (exact, not private).
+* The private tree mechanisms of weight-DP, all with one signature (see
+  :mod:`skdpgraph.tree` 's registry, :data:`TREE_MECHANISMS`):
+  :func:`pamst`, :func:`laplace_mst`, :func:`exponential_tree`,
+  :func:`input_perturbation_tree`, :func:`noisy_max_prim_tree`; and
+  :func:`release_tree_weights` (Weight-Release) for a released topology.
+* :func:`sample_weighted_ust`: the exact weighted uniform spanning tree
+  sampler behind :func:`exponential_tree`.
+"""
+
+from ._base import SpanningTree, check_tree, make_spanning_tree
+from ._exponential import exponential_tree
+from ._input_perturbation import input_perturbation_tree
+from ._laplace_mst import laplace_mst
+from ._mst import minimum_spanning_tree, tree_from_graph
+from ._noisy_max_prim import noisy_max_prim_tree
+from ._pamst import pamst
+from ._registry import (
+                        TREE_MECHANISMS,
+                        TreeMechanism,
+                        get_tree_mechanism,
+                        register_tree_mechanism,
+                        release_private_tree,
+)
+from ._ust import UST_METHODS, UstBudgetError, sample_weighted_ust
+from ._weight_release import release_tree_weights
+
+__all__ = [
+    "SpanningTree",
+    "make_spanning_tree",
+    "check_tree",
+    "minimum_spanning_tree",
+    "tree_from_graph",
+    "pamst",
+    "laplace_mst",
+    "exponential_tree",
+    "input_perturbation_tree",
+    "noisy_max_prim_tree",
+    "release_tree_weights",
+    "TREE_MECHANISMS",
+    "TreeMechanism",
+    "get_tree_mechanism",
+    "register_tree_mechanism",
+    "release_private_tree",
+    "sample_weighted_ust",
+    "UST_METHODS",
+    "UstBudgetError",
+]

@@ -1,0 +1,141 @@
+"""The registry of private tree mechanisms: one signature, explicit capabilities.
+
+Every registered mechanism is a public function with the signature
+
+    func(graph, epsilon=None, *, sensitivity, neighborhood, delta=None, rho=None,
+         random_state=None, check_input=True) -> SpanningTree
+
+that validates ``graph`` through :func:`skdpgraph.utils.check_graph` unless
+``check_input=False``. What the estimator needs to know of a mechanism is in
+its :class:`TreeMechanism` record, never read from its signature or name.
+"""
+
+from typing import Callable, NamedTuple
+
+from ..privacy import normalize_weights
+from ..utils import edges_to_csr
+from ._base import SpanningTree
+from ._exponential import exponential_tree
+from ._input_perturbation import input_perturbation_tree
+from ._laplace_mst import laplace_mst
+from ._noisy_max_prim import noisy_max_prim_tree
+from ._pamst import pamst
+from ._weight_release import release_tree_weights
+
+__all__ = ["TreeMechanism", "TREE_MECHANISMS", "register_tree_mechanism",
+           "get_tree_mechanism", "release_private_tree"]
+
+
+class TreeMechanism(NamedTuple):
+    """A private spanning-tree mechanism usable by ``PrivateMSTClustering``.
+
+    Attributes
+    ----------
+    func : callable
+        The mechanism, with the registry's signature (module docstring).
+    releases_weights : bool
+        True: it releases the tree with noisy weights already (Laplace-MST);
+        the whole budget goes to it. False: it releases only the topology
+        (its ``weights`` are the true, private ones) and the estimator spends
+        the rest of the budget on Weight-Release.
+    zcdp : bool
+        It can be calibrated by a zCDP budget ``rho``. Otherwise it is run as
+        a pure ``epsilon``-DP mechanism.
+    composed_steps : bool
+        It composes ``|V| - 1`` exponential-mechanism steps of equal budget
+        (PAMST): the estimator reports the epsilon of one step.
+    """
+
+    func: Callable
+    releases_weights: bool = False
+    zcdp: bool = True
+    composed_steps: bool = False
+
+
+#: Registered tree mechanisms: ``name -> TreeMechanism``.
+TREE_MECHANISMS = {
+    # Pinot et al. (UAI 2018): Prim with exponential-mechanism steps.
+    "pamst": TreeMechanism(pamst, composed_steps=True),
+    # Sealfon (2016): Laplace noise on every weight, then the exact MST.
+    "laplace": TreeMechanism(laplace_mst, releases_weights=True, zcdp=False),
+    # Hladik and Tetek (FORC 2025): the exponential mechanism over all trees.
+    "exponential": TreeMechanism(exponential_tree),
+    # Pagh, Retschmeier, Wu and Zhang (2024): one Gumbel perturbation, then MST.
+    "input_perturbation": TreeMechanism(input_perturbation_tree),
+    # Pagh and Retschmeier (2024): Prim with Report-Noisy-Max, zCDP.
+    "noisy_max_prim": TreeMechanism(noisy_max_prim_tree),
+}
+
+
+def register_tree_mechanism(name, func, *, releases_weights=False, zcdp=True,
+                            composed_steps=False):
+    """Make a private tree mechanism available as ``tree_mechanism=name``.
+
+    Parameters
+    ----------
+    name : str
+    func : callable
+        A function with the registry's signature (see the module docstring).
+    releases_weights, zcdp, composed_steps : bool
+        Its capabilities; see :class:`TreeMechanism`.
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str; got {type(name).__name__}.")
+    if not callable(func):
+        raise TypeError("func must be callable.")
+    TREE_MECHANISMS[name] = TreeMechanism(func, bool(releases_weights), bool(zcdp),
+                                          bool(composed_steps))
+
+
+def get_tree_mechanism(name):
+    """The registered :class:`TreeMechanism` called ``name`` (ValueError if none)."""
+    try:
+        return TREE_MECHANISMS[name]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"tree_mechanism must be one of {sorted(TREE_MECHANISMS)}; got {name!r}."
+        ) from None
+
+
+def release_private_tree(graph, mechanism, plan, *, sensitivity, neighborhood,
+                         weight_bounds, random_state):
+    """Release a weighted spanning tree with a registered mechanism and a budget plan.
+
+    The mechanism releases the topology (and the weights, for one that
+    releases them itself); otherwise the tree's weights are released by
+    Weight-Release with the rest of the budget. The released weights are then
+    mapped into ``(0, 1]`` with the public bounds (post-processing).
+
+    Parameters
+    ----------
+    graph : ndarray or scipy.sparse.csr_array
+        Canonical graph whose weights already lie in ``weight_bounds``.
+    mechanism : TreeMechanism
+    plan : skdpgraph.privacy.BudgetPlan
+        From :func:`skdpgraph.privacy.plan_tree_release` with the
+        mechanism's capabilities.
+    sensitivity : float
+    neighborhood : {"l1", "linf"}
+    weight_bounds : (float, float)
+        Public bounds of the weights.
+    random_state : numpy.random.Generator
+
+    Returns
+    -------
+    SpanningTree
+        Edges and released weights in ``(0, 1]``.
+    """
+    tree = mechanism.func(graph, plan.tree_epsilon, rho=plan.tree_rho,
+                          sensitivity=sensitivity, neighborhood=neighborhood,
+                          random_state=random_state, check_input=False)
+    if mechanism.releases_weights:
+        w = normalize_weights(tree.weights, weight_bounds)
+        e = tree.edges
+        return SpanningTree(edges_to_csr(e[:, 0], e[:, 1], w, graph.shape[0]), e, w)
+    if plan.weight_rho is not None:
+        return release_tree_weights(tree, rho=plan.weight_rho, sensitivity=sensitivity,
+                                    neighborhood=neighborhood, weight_bounds=weight_bounds,
+                                    random_state=random_state, mechanism="gaussian")
+    return release_tree_weights(tree, plan.weight_epsilon, sensitivity=sensitivity,
+                                neighborhood=neighborhood, weight_bounds=weight_bounds,
+                                random_state=random_state, mechanism="laplace")

@@ -1,0 +1,43 @@
+"""Plumbing every layer may use: the graph input gateway, sparse helpers,
+scalar checks and randomness. Imports nothing else of skdpgraph.
+
+The gateway is :func:`check_graph` (weighted graphs of distances) and
+:func:`check_adjacency` (unweighted topologies, for the edge-DP route); every
+estimator and function of the library validates its graph input with one
+of them.
+"""
+
+from ._graph import check_adjacency, check_graph, from_networkx, to_networkx
+from ._random import check_random_state, secure_generator
+from ._sparse import (
+                      directed_csr,
+                      edges_to_csr,
+                      graph_edges,
+                      index_dtype,
+                      mst_edge_indices,
+                      n_components,
+                      pair_from_index,
+                      pair_index,
+                      weight_range,
+)
+from ._validation import check_int, check_real
+
+__all__ = [
+    "check_graph",
+    "check_adjacency",
+    "from_networkx",
+    "to_networkx",
+    "edges_to_csr",
+    "graph_edges",
+    "directed_csr",
+    "index_dtype",
+    "mst_edge_indices",
+    "n_components",
+    "weight_range",
+    "pair_index",
+    "pair_from_index",
+    "check_random_state",
+    "secure_generator",
+    "check_int",
+    "check_real",
+]

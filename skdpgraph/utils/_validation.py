@@ -1,0 +1,75 @@
+"""Scalar parameter checks, written once for every layer.
+
+Each check returns the value converted (``float`` or ``int``) and raises a
+``TypeError`` for a wrong type or a ``ValueError`` naming the parameter and
+the accepted range. Booleans are not numbers here. ``fractions.Fraction``,
+``decimal.Decimal`` and numpy scalars are accepted and converted.
+"""
+
+import math
+from numbers import Integral, Real
+
+__all__ = ["check_real", "check_int"]
+
+
+def _interval(low, high, low_open, high_open):
+    left = "(" if low_open else "["
+    right = ")" if high_open else "]"
+    lo = "-inf" if low is None else f"{low:g}"
+    hi = "inf" if high is None else f"{high:g}"
+    return f"{left}{lo}, {hi}{right}"
+
+
+def check_real(value, name, *, low=None, high=None, low_open=False, high_open=False,
+               allow_inf=False):
+    """``value`` as a float in the given interval.
+
+    Parameters
+    ----------
+    value : object
+    name : str
+        Parameter name used in the messages.
+    low, high : float or None
+        Bounds of the accepted interval (None: unbounded).
+    low_open, high_open : bool, default=False
+        Whether the bound itself is excluded.
+    allow_inf : bool, default=False
+        Accept infinite values (within the bounds).
+
+    Returns
+    -------
+    float
+    """
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise TypeError(f"{name} must be a real number; got {type(value).__name__}.")
+    try:
+        out = float(value)
+    except (OverflowError, ValueError):
+        raise ValueError(f"{name} must be a finite number; got {value!r}.") from None
+    if (math.isnan(out) or (math.isinf(out) and not allow_inf)) and low is None and high is None:
+        raise ValueError(f"{name} must be finite; got {value!r}.")
+    bad_low = math.isnan(out) or (math.isinf(out) and not allow_inf)
+    bad_low |= low is not None and (out < low or (low_open and out == low))
+    bad_high = high is not None and (out > high or (high_open and out == high))
+    if bad_low or bad_high:
+        finite = "finite and " if not allow_inf else ""
+        if low == 0 and low_open and high is None:
+            raise ValueError(f"{name} must be {finite}> 0; got {value!r}.")
+        if low == 0 and not low_open and high is None:
+            raise ValueError(f"{name} must be {finite}>= 0; got {value!r}.")
+        raise ValueError(
+            f"{name} must be in {_interval(low, high, low_open, high_open)}; got {value!r}."
+        )
+    return out
+
+
+def check_int(value, name, minimum=None, maximum=None):
+    """``value`` as an int in ``[minimum, maximum]``."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{name} must be an integer; got {type(value).__name__}.")
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}; got {value}.")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be <= {maximum}; got {value}.")
+    return value
