@@ -24,6 +24,7 @@ from skdpgraph.privacy import (
     release_gaussian,
     release_laplace,
 )
+from skdpgraph.utils import check_random_state
 
 
 def best_time(func, repeat):
@@ -78,6 +79,19 @@ def main():
         "release_gaussian (k = n, l2 = 1, rho = 0.5)",
         lambda: release_gaussian(values, 1.0, 0.5, rng),
         t_nor,
+    )
+    # The generator of real releases (random_state=None): a cryptographically
+    # secure counter-mode bit generator.
+    secure = check_random_state(None)
+    bench(
+        f"release_laplace, secure {type(secure.bit_generator).__name__}",
+        lambda: release_laplace(values, 1.0, 1.0, secure),
+        t_lap,
+    )
+    bench(
+        f"numpy laplace, secure {type(secure.bit_generator).__name__}",
+        lambda: secure.laplace(0.0, 1.0, n),
+        t_lap,
     )
 
     print(f"{n:,} draws, best of {rep}")

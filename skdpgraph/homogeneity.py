@@ -1,11 +1,6 @@
-"""Deprecated: use :mod:`skdpgraph.metrics`. Removed in the next release."""
+"""Deprecated: the names of this module now live in
+:mod:`skdpgraph.metrics`."""
 
-import warnings
+from ._deprecated import reexport
 
-from .metrics import HomogeneityResult, check_homogeneity, mst_eligible_edges  # noqa: F401
-
-__all__ = ['HomogeneityResult', 'check_homogeneity', 'mst_eligible_edges']
-
-warnings.warn(
-    "skdpgraph.homogeneity is deprecated; import from skdpgraph.metrics.",
-    DeprecationWarning, stacklevel=2)
+reexport(__name__)

@@ -1,19 +1,6 @@
-"""Deprecated: use :mod:`skdpgraph.privacy`. Removed in the next release."""
+"""Deprecated: the names of this module now live in
+:mod:`skdpgraph.privacy`."""
 
-import warnings
+from ._deprecated import reexport
 
-from .privacy import (  # noqa: F401
-    NEIGHBORHOODS,
-    check_epsilon,
-    check_neighborhood,
-    check_sensitivity,
-    gaussian_sigma,
-    laplace_scale,
-    release_sensitivity,
-)
-
-__all__ = ['NEIGHBORHOODS', 'check_epsilon', 'check_sensitivity', 'check_neighborhood', 'release_sensitivity', 'laplace_scale', 'gaussian_sigma']
-
-warnings.warn(
-    "skdpgraph.mechanisms is deprecated; import from skdpgraph.privacy.",
-    DeprecationWarning, stacklevel=2)
+reexport(__name__)

@@ -19,15 +19,15 @@ from _spanning_tree_reference import (
     spanning_trees,
     tree_counts,
 )
+
+from skdpgraph.privacy import exponential_tree_scale
+from skdpgraph.tree import UstBudgetError, exponential_tree, sample_weighted_ust
 from skdpgraph.tree._ust._sampler import (
     _edge_index_of_successors,
     _prune,
     _ust_by_cycle_popping,
     _ust_by_elimination,
 )
-
-from skdpgraph.privacy import exponential_tree_scale
-from skdpgraph.tree import UstBudgetError, exponential_tree, sample_weighted_ust
 from skdpgraph.utils import check_graph, edges_to_csr, graph_edges
 
 P_REJECT = 5e-8
@@ -312,6 +312,7 @@ def test_gap_split_is_exact():
 
 def test_tree_path_min_matches_brute_force():
     import networkx as nx
+
     from skdpgraph.tree._ust._sampler import _tree_path_min
 
     rng = np.random.default_rng(0)

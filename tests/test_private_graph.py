@@ -6,7 +6,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import DBSCAN, SpectralClustering
 from sklearn.metrics import adjusted_rand_score
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -152,8 +152,18 @@ def test_bad_estimator():
         def fit(self, X, y=None):
             return self
 
+    # Refused before anything is spent.
+    acc = BudgetAccountant(epsilon=10.0)
+    with pytest.raises(TypeError, match="must be a clusterer"):
+        PrivateGraphClustering(NotAClusterer(), s=0.1, accountant=acc).fit(_G)
+    assert acc.total() == (0.0, 0.0)
+
+    class NoLabels(ClusterMixin, BaseEstimator):
+        def fit(self, X, y=None):
+            return self
+
     with pytest.raises(TypeError, match="did not set labels_"):
-        PrivateGraphClustering(NotAClusterer(), s=0.1).fit(_G)
+        PrivateGraphClustering(NoLabels(), s=0.1).fit(_G)
 
 
 @pytest.mark.parametrize("bad, match", [

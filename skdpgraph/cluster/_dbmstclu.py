@@ -21,8 +21,6 @@ from ..tree._rooted import range_max, root_forest
 from ..utils import check_graph
 from ._base import set_dbmstclu_attributes
 
-__all__ = ["DBMSTClu", "DBMSTCluResult", "dbmstclu"]
-
 #: Two DBCVI gains closer than ``TIE_RTOL * n`` are treated as equal (a tie),
 #: so that ties in exact arithmetic are broken by the documented rule rather
 #: than by floating-point rounding.

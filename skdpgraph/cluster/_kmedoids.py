@@ -16,8 +16,6 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from ..utils import check_adjacency, check_random_state
 from ._base import AdjacencyInputMixin
 
-__all__ = ["GraphKMedoids", "graph_distances"]
-
 
 def _import_kmedoids():
     try:

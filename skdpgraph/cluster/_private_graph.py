@@ -1,7 +1,7 @@
 """PIG: edge-DP graph clustering by perturbing the graph, then clustering it."""
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClusterMixin, _fit_context, clone, is_clusterer
 from sklearn.utils._param_validation import HasMethods
 
 from ..edge_dp._flip import (
@@ -9,10 +9,9 @@ from ..edge_dp._flip import (
     _privacy_parameter_constraints,
     _resolve_privacy,
 )
+from ..privacy import charge
 from ..utils import check_adjacency, check_random_state
 from ._base import AdjacencyInputMixin
-
-__all__ = ["PrivateGraphClustering"]
 
 
 class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
@@ -129,16 +128,19 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         self : PrivateGraphClustering
         """
         s, epsilon = _resolve_privacy(self.epsilon, self.s, type(self).__name__)
+        # The clusterer is checked before anything is spent.
+        estimator = clone(self.estimator)
+        if not is_clusterer(estimator):
+            raise TypeError(
+                f"estimator must be a clusterer (a scikit-learn estimator whose "
+                f"fit sets labels_); got {type(estimator).__name__}."
+            )
         A = check_adjacency(X)
         rng = check_random_state(self.random_state)
-        if self.accountant is not None:
-            self.accountant.check(epsilon, 0.0)
+        charge(self.accountant, epsilon, 0.0)
         perturbed = _flip_canonical(A, s, rng)
-        if self.accountant is not None:
-            self.accountant.spend(epsilon, 0.0)
         # Hand the clusterer its own copy: the released graph stays intact
         # whatever the clusterer does to its input.
-        estimator = clone(self.estimator)
         estimator.fit(perturbed.copy())
         if not hasattr(estimator, "labels_"):
             raise TypeError(

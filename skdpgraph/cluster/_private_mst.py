@@ -27,20 +27,14 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from ..privacy import (
-    check_weight_bounds,
-    data_weight_bounds,
-    pamst_step_epsilon,
-    plan_tree_release,
-)
+from ..privacy import (charge, check_weight_bounds, data_weight_bounds, pamst_step_epsilon,
+                       plan_tree_release)
 from ..tree import get_tree_mechanism, release_private_tree
 from ..tree._weight_release import clip_graph_weights
 from ..utils import check_graph, check_random_state, weight_range
 from ..utils._graph import _is_networkx_graph
 from ._base import set_dbmstclu_attributes
 from ._dbmstclu import _n_features, dbmstclu
-
-__all__ = ["PrivateMSTClustering", "PrivateMSTResult", "private_mst_clustering"]
 
 
 class PrivateMSTResult(NamedTuple):
@@ -122,11 +116,7 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
                              zcdp=mechanism.zcdp)
     graph = check_graph(graph, metric="precomputed", what="graph")
     rng = check_random_state(random_state)
-    if accountant is not None:
-        # Charged before the mechanisms read a private value: a release that
-        # fails afterwards has still spent its budget.
-        accountant.check(plan.epsilon_spent, plan.delta_spent)
-        accountant.spend(plan.epsilon_spent, plan.delta_spent)
+    charge(accountant, plan.epsilon_spent, plan.delta_spent)
     if bounds is None:
         bounds = data_weight_bounds(np.array(weight_range(graph)), stacklevel=3)
     graph = clip_graph_weights(graph, bounds)

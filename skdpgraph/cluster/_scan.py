@@ -12,8 +12,6 @@ from sklearn.utils._param_validation import Interval
 from ..utils import check_adjacency
 from ._base import AdjacencyInputMixin
 
-__all__ = ["SCAN", "SCANResult", "scan", "structural_similarity"]
-
 #: Values of ``SCAN.node_kind_``.
 NODE_KINDS = ("core", "border", "hub", "outlier")
 

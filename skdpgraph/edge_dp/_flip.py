@@ -34,7 +34,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
-from ..privacy import check_epsilon
+from ..privacy import charge, check_epsilon
 from ..utils import check_adjacency, check_random_state, edges_to_csr
 from ..utils._graph import (
     _adjacency_from_validated,
@@ -43,8 +43,6 @@ from ..utils._graph import (
 )
 from ..utils._sparse import pair_from_index, pair_index
 from ._pig import check_s, pig_epsilon, pig_s_from_epsilon
-
-__all__ = ["EdgeFlipPerturbation", "flip_edges"]
 
 # The "dense" sampler costs O(n_pairs); the sparse one O(|E| + edges added)
 # with a larger constant (sorting). The dense one is used while n_pairs is at
@@ -320,12 +318,9 @@ class EdgeFlipPerturbation(TransformerMixin, BaseEstimator):
         return A
 
     def _release(self, A):
-        if self.accountant is not None:
-            self.accountant.check(self.epsilon_, 0.0)
-        out = _flip_canonical(A, self.s_, check_random_state(self.random_state))
-        if self.accountant is not None:
-            self.accountant.spend(self.epsilon_, 0.0)
-        return out
+        rng = check_random_state(self.random_state)
+        charge(self.accountant, self.epsilon_, 0.0)
+        return _flip_canonical(A, self.s_, rng)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):

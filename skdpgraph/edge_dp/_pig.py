@@ -17,17 +17,6 @@ import numpy as np
 from ..privacy import check_epsilon, edge_flip_epsilon, edge_flip_s, release_laplace
 from ..utils import check_adjacency, check_int, check_random_state, check_real
 
-__all__ = [
-    "pig_epsilon",
-    "pig_s_from_epsilon",
-    "pig_min_s",
-    "suggest_s",
-    "pig_expected_edges",
-    "pig_expected_density",
-    "graph_density",
-    "dp_density",
-]
-
 
 def _as_float_array(value, name):
     arr = np.asarray(value, dtype=np.float64)

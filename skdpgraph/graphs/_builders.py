@@ -41,8 +41,6 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..utils import directed_csr, n_components
 
-__all__ = ["EpsilonGraph", "HomogeneousGraph", "DisconnectedGraphWarning"]
-
 #: Metrics whose distances this module recomputes exactly and symmetrically
 #: (``d(a, b) == d(b, a)`` bit for bit) from the coordinates.
 EXACT_METRICS = frozenset({

@@ -47,14 +47,6 @@ from ..tree import minimum_spanning_tree
 from ..utils import check_graph, check_int, check_real, edges_to_csr, graph_edges
 from ._homogeneity import check_homogeneity
 
-__all__ = [
-    "pamst_error_bound",
-    "laplace_mst_error_bound",
-    "partitioning_topology_probability",
-    "order_preservation_probability",
-]
-
-
 # ---------------------------------------------------------------------------
 # validation helpers
 # ---------------------------------------------------------------------------

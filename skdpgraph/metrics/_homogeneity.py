@@ -43,8 +43,6 @@ from scipy.sparse.csgraph import connected_components, dijkstra
 from ..tree import minimum_spanning_tree
 from ..utils import check_graph, graph_edges
 
-__all__ = ["HomogeneityResult", "check_homogeneity", "mst_eligible_edges"]
-
 
 class HomogeneityResult(NamedTuple):
     """Per-cluster homogeneity report of :func:`check_homogeneity`.

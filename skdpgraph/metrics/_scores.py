@@ -18,13 +18,6 @@ from sklearn.utils import column_or_1d
 from ..tree import SpanningTree, check_tree, minimum_spanning_tree
 from ..utils import check_graph, graph_edges
 
-__all__ = [
-    "validity_index",
-    "dbcvi_score",
-    "mst_approximation_error",
-    "clustering_f1_score",
-]
-
 
 def validity_index(separation, dispersion):
     """Validity index V_C of clusters (Definition 3.5 of Pinot et al., UAI 2018), vectorised.

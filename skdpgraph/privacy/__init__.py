@@ -12,63 +12,29 @@
   samplers and releases on a public grid.
 """
 
-from ._accounting import (
-                          BudgetAccountant,
-                          BudgetError,
-                          approx_dp_to_zcdp,
-                          exponential_mechanism_epsilon,
-                          exponential_mechanism_zcdp,
-                          gaussian_zcdp,
-                          pure_to_zcdp,
-                          zcdp_to_approx_dp,
-)
-from ._bounds import (
-                          PrivacyLeakWarning,
-                          check_weight_bounds,
-                          clip_to_bounds,
-                          data_weight_bounds,
-                          normalize_weights,
-                          warn_out_of_bounds,
-)
-from ._calibration import (
-                          INPUT_NOISES,
-                          edge_flip_epsilon,
-                          edge_flip_s,
-                          exponential_tree_scale,
-                          gaussian_sigma,
-                          input_perturbation_scale,
-                          laplace_mst_scale,
-                          laplace_scale,
-                          noisy_max_prim_scale,
-                          pamst_step_epsilon,
-                          release_sensitivity,
-                          resolve_budget,
-                          weight_release_noise,
-)
+from ._accounting import (BudgetAccountant, BudgetError, DetachedAccountantError,
+                          approx_dp_to_zcdp, charge, exponential_mechanism_epsilon,
+                          exponential_mechanism_zcdp, gaussian_zcdp, pure_to_zcdp,
+                          zcdp_to_approx_dp)
+from ._bounds import (PrivacyLeakWarning, check_weight_bounds, clip_to_bounds,
+                      data_weight_bounds, normalize_weights, warn_out_of_bounds)
+from ._calibration import (INPUT_NOISES, edge_flip_epsilon, edge_flip_s,
+                           exponential_tree_scale, gaussian_sigma, input_perturbation_scale,
+                           laplace_mst_scale, laplace_scale, noisy_max_prim_scale,
+                           pamst_step_epsilon, release_sensitivity, resolve_budget,
+                           weight_release_noise)
 from ._composition import BudgetPlan, plan_tree_release
-from ._noise import (
-                          MAX_SCALE,
-                          MIN_SCALE,
-                          GridRelease,
-                          discrete_gaussian,
-                          discrete_laplace,
-                          grid_for,
-                          release_gaussian,
-                          release_laplace,
-)
+from ._noise import (MAX_SCALE, MIN_SCALE, GridRelease, discrete_gaussian, discrete_laplace,
+                     grid_for, release_gaussian, release_laplace)
 from ._samplers import standard_gumbel
-from ._validation import (
-                          NEIGHBORHOODS,
-                          check_delta,
-                          check_epsilon,
-                          check_neighborhood,
-                          check_rho,
-                          check_sensitivity,
-)
+from ._validation import (NEIGHBORHOODS, check_delta, check_epsilon, check_neighborhood,
+                          check_rho, check_sensitivity)
 
 __all__ = [
     "BudgetAccountant",
     "BudgetError",
+    "DetachedAccountantError",
+    "charge",
     "PrivacyLeakWarning",
     "pure_to_zcdp",
     "exponential_mechanism_zcdp",

@@ -30,22 +30,12 @@ References
 """
 
 import math
+import threading
 
 import numpy as np
 from scipy.optimize import minimize_scalar
 
 from ..utils import check_real
-
-__all__ = [
-    "BudgetAccountant",
-    "BudgetError",
-    "pure_to_zcdp",
-    "exponential_mechanism_zcdp",
-    "exponential_mechanism_epsilon",
-    "gaussian_zcdp",
-    "zcdp_to_approx_dp",
-    "approx_dp_to_zcdp",
-]
 
 #: Relative slack allowed when a spend lands exactly on the budget
 #: (sums of floats such as 0.1 + 0.2 must not overspend 0.3).
@@ -54,6 +44,13 @@ _BUDGET_RTOL = 1e-12
 
 class BudgetError(ValueError):
     """Raised when a privacy spend would exceed the accountant's budget."""
+
+
+class DetachedAccountantError(BudgetError):
+    """Raised by a :class:`BudgetAccountant` copied to another process by pickling.
+
+    Its spends would never reach the original accountant, so it refuses them.
+    """
 
 
 def _check_eps_delta(epsilon, delta, *, allow_inf=True):
@@ -72,8 +69,14 @@ class BudgetAccountant:
 
     Copies (``copy.copy``, ``copy.deepcopy``, hence scikit-learn's ``clone``)
     return the accountant itself, so every clone of an estimator spends
-    against the one budget. Pickling (joblib worker processes, as with
-    ``n_jobs > 1``) still makes a separate copy whose spends are not seen here.
+    against the one budget, and :meth:`spend` is thread-safe (threads, such
+    as joblib's threading backend, share it). A pickled copy -- what worker
+    processes receive under GridSearchCV or joblib with ``n_jobs > 1``, or
+    a Dask cluster -- cannot report back: it is *detached* and refuses every
+    :meth:`check` and :meth:`spend` with a :class:`DetachedAccountantError`,
+    so a fit in another process fails before it releases anything instead of
+    spending unseen. Give each process its own accountant (and add up their
+    spends), or run with ``n_jobs=1``.
 
     Parameters
     ----------
@@ -99,8 +102,31 @@ class BudgetAccountant:
     def __init__(self, epsilon=float("inf"), delta=1.0, spent_budget=None):
         self.epsilon, self.delta = _check_eps_delta(epsilon, delta)
         self._spent = []
+        self._lock = threading.Lock()
+        self._detached = False
         for eps, dlt in spent_budget or ():
             self.spend(eps, dlt)
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        del state["_lock"]
+        # Whoever unpickles this holds a copy: its spends would be lost.
+        state["_detached"] = True
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    def _refuse_if_detached(self):
+        if self._detached:
+            raise DetachedAccountantError(
+                "This BudgetAccountant is a pickled copy (for example sent to a worker "
+                "process by GridSearchCV or joblib with n_jobs > 1, or to a Dask "
+                "worker): its spends would never reach the original accountant, so it "
+                "refuses them. Run with n_jobs=1 (threads share the accountant), or "
+                "give each process its own accountant and add up their spends."
+            )
 
     def __copy__(self):
         # A budget is shared state: scikit-learn's ``clone`` (GridSearchCV,
@@ -153,6 +179,7 @@ class BudgetAccountant:
         True
         """
         epsilon, delta = _check_eps_delta(epsilon, delta)
+        self._refuse_if_detached()
         eps, dlt = self.total()
         over_eps = eps + epsilon > self.epsilon * (1 + _BUDGET_RTOL)
         over_dlt = dlt + delta > self.delta * (1 + _BUDGET_RTOL)
@@ -172,9 +199,24 @@ class BudgetAccountant:
         -------
         self
         """
-        self.check(epsilon, delta)
-        self._spent.append(_check_eps_delta(epsilon, delta))
+        with self._lock:  # check and record as one step
+            self.check(epsilon, delta)
+            self._spent.append(_check_eps_delta(epsilon, delta))
         return self
+
+
+def charge(accountant, epsilon, delta):
+    """Charge a release to ``accountant`` (if any) before it reads private data.
+
+    Calls ``accountant.check(epsilon, delta)`` then
+    ``accountant.spend(epsilon, delta)`` (diffprivlib's interface, duck
+    typed). A release that fails afterwards has still spent its budget, so a
+    failure can never hide a spend.
+    """
+    if accountant is None:
+        return
+    accountant.check(epsilon, delta)
+    accountant.spend(epsilon, delta)
 
 
 # ---------------------------------------------------------------------------

@@ -11,9 +11,6 @@ import warnings
 
 import numpy as np
 
-__all__ = ["PrivacyLeakWarning", "check_weight_bounds", "data_weight_bounds",
-           "clip_to_bounds", "warn_out_of_bounds", "normalize_weights"]
-
 
 class PrivacyLeakWarning(UserWarning):
     """A computation reads private data in a way the guarantee does not cover.

@@ -36,22 +36,6 @@ from ._validation import (
     check_sensitivity,
 )
 
-__all__ = [
-    "resolve_budget",
-    "release_sensitivity",
-    "laplace_scale",
-    "gaussian_sigma",
-    "pamst_step_epsilon",
-    "exponential_tree_scale",
-    "INPUT_NOISES",
-    "input_perturbation_scale",
-    "noisy_max_prim_scale",
-    "laplace_mst_scale",
-    "weight_release_noise",
-    "edge_flip_epsilon",
-    "edge_flip_s",
-]
-
 #: Noise distributions of the input-perturbation tree.
 INPUT_NOISES = ("gumbel", "laplace", "gaussian")
 

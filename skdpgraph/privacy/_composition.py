@@ -13,8 +13,6 @@ from typing import NamedTuple, Optional
 from ._accounting import approx_dp_to_zcdp, zcdp_to_approx_dp
 from ._validation import check_delta, check_epsilon
 
-__all__ = ["BudgetPlan", "plan_tree_release"]
-
 
 class BudgetPlan(NamedTuple):
     """A budget split between a tree mechanism and the release of its weights.

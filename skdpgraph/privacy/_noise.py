@@ -99,17 +99,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = [
-    "MAX_SCALE",
-    "MIN_SCALE",
-    "GridRelease",
-    "discrete_gaussian",
-    "discrete_laplace",
-    "grid_for",
-    "release_gaussian",
-    "release_laplace",
-]
-
 #: Smallest ``scale``/``sigma`` accepted by the samplers (in grid units).
 MIN_SCALE = 2.0**-40
 #: Largest ``scale``/``sigma`` accepted by the samplers (in grid units).
@@ -681,19 +670,15 @@ def _check_values(values):
         raise ValueError(f"values must be a 1-D array; got shape {arr.shape}.")
     # Never written to: every later step makes new arrays.
     arr = arr.astype(np.float64, copy=False)
-    top = max(float(arr.max()), -float(arr.min())) if arr.size else 0.0
-    if not math.isfinite(top):
+    if not np.all(np.isfinite(arr)):
         raise ValueError("values must be finite.")
-    return arr, top
+    return arr
 
 
-def _grid_exponent(sensitivity, k, top):
+def _grid_exponent(sensitivity, k):
+    # floor(log2(sensitivity / (1024 k))): a function of public numbers only.
     _, e = math.frexp(sensitivity / (1024.0 * max(k, 1)))
-    exponent = e - 1  # floor(log2(sensitivity / (1024 k)))
-    if top > 0:
-        # max|v| < 2**ev, so a grid of 2**(ev - 52) keeps max|v|/grid < 2**52.
-        exponent = max(exponent, math.frexp(top)[1] - 52)
-    return exponent
+    return e - 1
 
 
 def _check_grid_exponent(exponent):
@@ -704,49 +689,73 @@ def _check_grid_exponent(exponent):
     return exponent
 
 
-def grid_for(sensitivity, values):
-    """Default public grid for releasing ``values`` with a given sensitivity.
+def grid_for(sensitivity, n_values):
+    """Default public grid for releasing ``n_values`` numbers with a given sensitivity.
 
     Parameters
     ----------
     sensitivity : float
         Positive finite sensitivity of the released vector (L1 or L2).
-    values : array_like of shape (k,)
-        The values to be released (only ``k`` and ``max|values|`` are used).
+    n_values : int or array_like
+        The number ``k`` of released values (or the values themselves, of
+        which only the count is used).
 
     Returns
     -------
     float
-        ``2**floor(log2(sensitivity / (1024 k)))``, coarsened if needed so
-        that ``max|values| / grid < 2**52``.
-
-    Notes
-    -----
-    The grid is data-independent up to the coarsening for huge values,
-    which only matters when ``max|values|`` exceeds ``2**52`` grid steps;
-    pass ``grid=`` to the releases to fix it publicly.
+        ``2**floor(log2(sensitivity / (1024 k)))``: rounding to it costs at
+        most about 0.1 % of the sensitivity. It depends on public numbers
+        only, never on the values. The releases coarsen it further only when
+        the noise would exceed ``MAX_SCALE`` steps (a function of the
+        sensitivity, ``k`` and the budget, all public).
 
     Examples
     --------
-    >>> grid_for(1.0, [0.5, 0.25]) == 2.0**-11
+    >>> grid_for(1.0, 2) == 2.0**-11
     True
     """
     sensitivity = _check_positive(sensitivity, "sensitivity")
-    values, top = _check_values(values)
-    return math.ldexp(
-        1.0, _check_grid_exponent(_grid_exponent(sensitivity, values.size, top))
-    )
+    k = n_values if isinstance(n_values, (int, np.integer)) else np.size(n_values)
+    return math.ldexp(1.0, _check_grid_exponent(_grid_exponent(sensitivity, int(k))))
 
 
-def _user_grid(grid, top):
+def _user_grid(grid):
     grid = _check_positive(grid, "grid")
     mant, e = math.frexp(grid)
     if mant != 0.5:
         raise ValueError(f"grid must be a power of two; got {grid!r}.")
-    exponent = _check_grid_exponent(e - 1)
-    if top / grid >= 2.0**52:
-        raise ValueError("grid too fine: max|values| / grid must be below 2**52.")
-    return exponent
+    return _check_grid_exponent(e - 1)
+
+
+def _grid_points(block, gamma):
+    """``round(block / gamma)`` as exact integer-valued doubles, in place.
+
+    Values are first clipped to ``+-gamma * 2**1000`` (a public bound; clipping
+    is 1-Lipschitz, so the sensitivity is unchanged) so that the quotient
+    never overflows; division by a power of two is then exact, and rint moves
+    each value by at most half a step (accounted for in the sensitivity).
+    """
+    limit = math.ldexp(gamma, 1000)
+    np.clip(block, -limit, limit, out=block)
+    np.multiply(block, 1.0 / gamma, out=block)
+    np.rint(block, out=block)
+    return block
+
+
+def _add_exact(m, noise):
+    """``fl(m + noise)`` for integer-valued doubles ``m`` and int64 ``noise``.
+
+    The float result is the correctly rounded exact integer sum, so it is a
+    function of the integer release alone (post-processing): in int64 where
+    that is exact, in Python integers for the (astronomically rare) rest.
+    """
+    small = np.abs(m) < 2.0**62
+    out = np.empty_like(m)
+    total = m[small].astype(np.int64) + noise[small]  # |.| < 2**62 + 2**62
+    out[small] = total  # int64 -> float64 rounds to nearest
+    for i in np.flatnonzero(~small):
+        out[i] = float(int(m[i]) + int(noise[i]))
+    return out
 
 
 def _round_up(x):
@@ -760,13 +769,13 @@ def _round_up(x):
 def _release(
     values, sensitivity, random_state, grid, noise_scale, sampler, full_output
 ):
-    values, top = _check_values(values)
+    values = _check_values(values)
     rng = _check_generator(random_state)
     if grid is None:
-        exponent = _check_grid_exponent(_grid_exponent(sensitivity, values.size, top))
+        exponent = _check_grid_exponent(_grid_exponent(sensitivity, values.size))
         fixed = False
     else:
-        exponent = _user_grid(grid, top)
+        exponent = _user_grid(grid)
         fixed = True
     while True:
         scale = max(noise_scale(exponent, values.size), MIN_SCALE)
@@ -779,18 +788,12 @@ def _release(
             )
         exponent += 1  # a coarser grid, fewer steps of noise
     gamma = math.ldexp(1.0, exponent)
-    # Division by a power of two is exact here; rint moves each value by at
-    # most half a step, accounted for in the sensitivity.
     out = np.empty(values.size, dtype=np.float64)
     for start in range(0, values.size, _CHUNK):
         block = out[start : start + _CHUNK]
-        np.multiply(values[start : start + _CHUNK], 1.0 / gamma, out=block)
-        np.rint(block, out=block)
-        noisy = sampler(scale, block.size, rng)
-        # m + K is formed in int64 (exact: |m| < 2**52, |K| <= 2**62), so the
-        # float output is a function of the integer release alone.
-        noisy += block.astype(np.int64)
-        np.copyto(block, noisy, casting="unsafe")
+        np.copyto(block, values[start : start + _CHUNK])
+        m = _grid_points(block, gamma)
+        block[:] = _add_exact(m, sampler(scale, block.size, rng))
         block *= gamma
     if full_output:
         return GridRelease(out, gamma, scale)
@@ -815,7 +818,8 @@ def release_laplace(
     grid : float, optional
         Grid step, a positive power of two. Default: :func:`grid_for`
         (``2**floor(log2(l1_sensitivity / (1024 k)))``), coarsened if the
-        noise would exceed ``MAX_SCALE`` steps.
+        noise would exceed ``MAX_SCALE`` steps; never a function of the
+        values.
     full_output : bool, default False
         Return a :class:`GridRelease` with the grid and the noise scale.
 
@@ -907,7 +911,8 @@ def release_gaussian(
     grid : float, optional
         Grid step, a positive power of two. Default: :func:`grid_for`
         (``2**floor(log2(l2_sensitivity / (1024 k)))``), coarsened if the
-        noise would exceed ``MAX_SCALE`` steps.
+        noise would exceed ``MAX_SCALE`` steps; never a function of the
+        values.
     full_output : bool, default False
         Return a :class:`GridRelease` with the grid and ``sigma``.
 

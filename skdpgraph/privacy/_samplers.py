@@ -8,9 +8,6 @@ resolution of the uniforms; see :func:`standard_gumbel`.
 """
 
 
-__all__ = ["standard_gumbel"]
-
-
 def standard_gumbel(size, random_state):
     """i.i.d. standard Gumbel draws, ``-log(E)`` with ``E ~ Exp(1)``.
 

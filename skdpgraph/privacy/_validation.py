@@ -2,9 +2,6 @@
 
 from ..utils import check_real
 
-__all__ = ["NEIGHBORHOODS", "check_neighborhood", "check_epsilon", "check_sensitivity",
-           "check_delta", "check_rho"]
-
 #: The two neighbourhoods of weight-DP.
 NEIGHBORHOODS = ("l1", "linf")
 

@@ -14,8 +14,6 @@ from scipy.sparse.csgraph import connected_components
 
 from ..utils import check_graph, edges_to_csr, graph_edges
 
-__all__ = ["SpanningTree", "make_spanning_tree", "is_forest", "as_graph", "check_tree"]
-
 
 class SpanningTree(NamedTuple):
     """A spanning tree (or forest) of a graph with ``n`` nodes.

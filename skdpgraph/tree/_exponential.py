@@ -28,8 +28,6 @@ from ..utils import check_random_state, graph_edges, n_components
 from ._base import as_graph, make_spanning_tree
 from ._ust import UST_METHODS, sample_weighted_ust
 
-__all__ = ["exponential_tree"]
-
 
 def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None,
                      rho=None, random_state=None, check_input=True, method="auto",

@@ -58,8 +58,6 @@ from ..utils import check_random_state, graph_edges, n_components
 from ._base import as_graph, make_spanning_tree
 from ._mst import edge_list_mst
 
-__all__ = ["input_perturbation_tree"]
-
 
 def input_perturbation_tree(graph, epsilon=None, *, sensitivity, neighborhood="linf",
                             delta=None, rho=None, random_state=None, check_input=True,

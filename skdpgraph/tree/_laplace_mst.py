@@ -13,8 +13,6 @@ from ..utils import check_random_state, graph_edges
 from ._base import as_graph, make_spanning_tree
 from ._mst import edge_list_mst
 
-__all__ = ["laplace_mst"]
-
 
 def laplace_mst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None, rho=None,
                 random_state=None, check_input=True):

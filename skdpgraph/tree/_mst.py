@@ -7,8 +7,6 @@ from ..utils import graph_edges, mst_edge_indices
 from ..utils._sparse import pair_index
 from ._base import SpanningTree, as_graph, is_forest, make_spanning_tree
 
-__all__ = ["minimum_spanning_tree", "prim_dense", "edge_list_mst", "tree_from_graph"]
-
 
 def prim_dense(n, row_keys):
     """Prim's algorithm on a complete graph whose edge keys are read row by row.

@@ -27,8 +27,6 @@ from ..utils import check_random_state, n_components
 from ._base import as_graph
 from ._pamst import exponential_prim
 
-__all__ = ["noisy_max_prim_tree"]
-
 
 def noisy_max_prim_tree(graph, epsilon=None, *, sensitivity, neighborhood="linf",
                         delta=None, rho=None, random_state=None, check_input=True):

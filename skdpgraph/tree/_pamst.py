@@ -27,8 +27,6 @@ from ..utils import (
 )
 from ._base import as_graph, make_spanning_tree
 
-__all__ = ["pamst", "exponential_prim"]
-
 #: Phases of the sparse sampler only accept ring times ``T(u) + L(e)`` for
 #: which ``T(u) <= exp(_LOG_RATIO) * exp(s(e))``: the float rounding of such a
 #: sum is then below ``2**-53 * exp(18) ~ 7e-9`` of the edge's clock scale.

@@ -22,9 +22,6 @@ from ._noisy_max_prim import noisy_max_prim_tree
 from ._pamst import pamst
 from ._weight_release import release_tree_weights
 
-__all__ = ["TreeMechanism", "TREE_MECHANISMS", "register_tree_mechanism",
-           "get_tree_mechanism", "release_private_tree"]
-
 
 class TreeMechanism(NamedTuple):
     """A private spanning-tree mechanism usable by ``PrivateMSTClustering``.

@@ -11,8 +11,6 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components, depth_first_order, dijkstra
 
-__all__ = ["RootedForest", "root_forest", "range_max"]
-
 
 class RootedForest(NamedTuple):
     """A forest rooted at the smallest node of each component.

@@ -32,8 +32,6 @@ from ..utils import (
 )
 from ._base import SpanningTree
 
-__all__ = ["release_tree_weights", "clip_graph_weights"]
-
 
 def release_tree_weights(tree, epsilon=None, *, sensitivity, neighborhood="l1",
                          weight_bounds=None, random_state=None, mechanism="laplace",

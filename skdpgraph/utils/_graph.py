@@ -27,8 +27,6 @@ from sklearn.utils import check_array
 
 from ._sparse import edges_to_csr, graph_edges, index_dtype
 
-__all__ = ["check_graph", "check_adjacency", "from_networkx", "to_networkx"]
-
 #: Relative tolerance on ``|A - A.T|`` below which a matrix counts as symmetric.
 SYMMETRY_RTOL = 1e-8
 

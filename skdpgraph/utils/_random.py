@@ -18,8 +18,6 @@ from numbers import Integral
 
 import numpy as np
 
-__all__ = ["check_random_state", "secure_generator"]
-
 
 def secure_generator():
     """A ``numpy.random.Generator`` over a cryptographically secure bit generator.

@@ -11,18 +11,6 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 from scipy.sparse.csgraph import minimum_spanning_tree as _scipy_mst
 
-__all__ = [
-    "edges_to_csr",
-    "graph_edges",
-    "directed_csr",
-    "index_dtype",
-    "n_components",
-    "weight_range",
-    "mst_edge_indices",
-    "pair_index",
-    "pair_from_index",
-]
-
 _INT32_MAX = np.iinfo(np.int32).max
 
 

@@ -9,8 +9,6 @@ the accepted range. Booleans are not numbers here. ``fractions.Fraction``,
 import math
 from numbers import Integral, Real
 
-__all__ = ["check_real", "check_int"]
-
 
 def _interval(low, high, low_open, high_open):
     left = "(" if low_open else "["

@@ -87,8 +87,6 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import breadth_first_order, connected_components
 from scipy.sparse.csgraph import minimum_spanning_tree as _scipy_mst
 
-__all__ = ["sample_weighted_ust", "UST_METHODS", "UstBudgetError"]
-
 #: Engines accepted by :func:`sample_weighted_ust`.
 UST_METHODS = ("auto", "cycle_popping", "elimination")
 
