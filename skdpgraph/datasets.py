@@ -344,11 +344,16 @@ def make_lfr_graph(n_nodes=506, *, tau1=2.5, tau2=1.5, mu=0.1, average_degree=No
     tau2 = check_real(tau2, "tau2", low=1.0, low_open=True)
     mu = check_real(mu, "mu", low=0.0, high=1.0)
     max_tries = check_int(max_tries, "max_tries", 1)
+    max_degree = check_int(max_degree, "max_degree", 1, n - 1)
     if average_degree is not None:
-        average_degree = check_real(average_degree, "average_degree", low=0.0, high=n - 1, low_open=True)
+        average_degree = check_real(average_degree, "average_degree", low=0.0,
+                                    high=max_degree, low_open=True)
         min_degree = None
     else:
-        min_degree = check_int(min_degree, "min_degree", 1)
+        min_degree = check_int(min_degree, "min_degree", 1, max_degree)
+    max_community = check_int(max_community, "max_community", 1, n)
+    min_community = check_int(min_community, "min_community", 1, max_community)
+    max_iters = check_int(max_iters, "max_iters", 1)
     rng = check_random_state(random_state)
     last = None
     for attempt in range(1, max_tries + 1):

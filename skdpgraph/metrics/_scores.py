@@ -243,6 +243,8 @@ def clustering_f1_score(reference_labels, labels, *, noise_label=-1, method="bes
     """
     ref = column_or_1d(np.asarray(reference_labels), warn=False)
     lab = column_or_1d(np.asarray(labels), warn=False)
+    if ref.size == 0:
+        raise ValueError("reference_labels is empty: there is nothing to score.")
     if ref.shape[0] != lab.shape[0]:
         raise ValueError(
             "reference_labels and labels must have the same length; got "

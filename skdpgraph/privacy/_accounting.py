@@ -58,6 +58,24 @@ def _check_eps_delta(epsilon, delta, *, allow_inf=True):
             check_real(delta, "delta", low=0.0, high=1.0))
 
 
+def _check_spends(spent_budget):
+    if spent_budget is None:
+        return []
+    try:
+        spends = [tuple(item) for item in spent_budget]
+    except TypeError:
+        raise TypeError(
+            "spent_budget must be a list of (epsilon, delta) pairs; got "
+            f"{type(spent_budget).__name__}."
+        ) from None
+    for item in spends:
+        if len(item) != 2:
+            raise ValueError(
+                f"spent_budget must be a list of (epsilon, delta) pairs; got an entry {item!r}."
+            )
+    return spends
+
+
 class BudgetAccountant:
     """Privacy budget under pure (basic) sequential composition.
 
@@ -104,8 +122,8 @@ class BudgetAccountant:
         self._spent = []
         self._lock = threading.Lock()
         self._detached = False
-        for eps, dlt in spent_budget or ():
-            self.spend(eps, dlt)
+        for spend in _check_spends(spent_budget):
+            self.spend(*spend)
 
     def __getstate__(self):
         state = self.__dict__.copy()
@@ -264,7 +282,10 @@ def gaussian_zcdp(l2_sensitivity, sigma):
     """
     l2_sensitivity = _check_positive(l2_sensitivity, "l2_sensitivity")
     sigma = _check_positive(sigma, "sigma", allow_zero=False, allow_inf=True)
-    return l2_sensitivity ** 2 / (2.0 * sigma ** 2)
+    ratio = l2_sensitivity / sigma if sigma < math.inf else 0.0
+    if ratio > 1e154:  # its square overflows: no privacy to speak of
+        return math.inf
+    return 0.5 * ratio * ratio
 
 
 def _cks_epsilon_at(alpha, rho, log_inv_delta):
@@ -381,18 +402,23 @@ def approx_dp_to_zcdp(epsilon, delta, *, method="cks"):
     if math.isinf(epsilon):
         return math.inf
     log_inv_delta = -math.log(delta)
-    rho_bs = (math.sqrt(log_inv_delta + epsilon) - math.sqrt(log_inv_delta)) ** 2
-    # Guard against rounding in the closed form: step down until it converts.
+    # (sqrt(a + eps) - sqrt(a))**2 without cancellation for tiny eps.
+    rho_bs = (epsilon / (math.sqrt(log_inv_delta + epsilon) + math.sqrt(log_inv_delta))) ** 2
+    # Guard against rounding in the closed form: step down, by steps that
+    # double, until it converts (a few iterations at most).
+    step = 2.0**-52
     while rho_bs > 0 and zcdp_to_approx_dp(rho_bs, delta, method="bun_steinke") > epsilon:
-        rho_bs = math.nextafter(rho_bs, 0.0) * (1 - 1e-15)
+        rho_bs *= 1.0 - step
+        step = min(2.0 * step, 0.5)
     if method == "bun_steinke":
         return rho_bs
     # CKS is tighter, so its inverse is >= rho_bs: bracket then bisect.
-    lo, hi = rho_bs, max(rho_bs, 1e-300) * 2.0
-    while zcdp_to_approx_dp(hi, delta) <= epsilon:
-        lo, hi = hi, hi * 2.0
+    top = np.finfo(float).max
+    lo, hi = rho_bs, min(max(rho_bs, 1e-300) * 2.0, top)
+    while hi < top and zcdp_to_approx_dp(hi, delta) <= epsilon:
+        lo, hi = hi, min(hi * 2.0, top)
     for _ in range(200):
-        mid = 0.5 * (lo + hi)
+        mid = lo + 0.5 * (hi - lo)
         if zcdp_to_approx_dp(mid, delta) <= epsilon:
             lo = mid
         else:

@@ -63,7 +63,12 @@ def data_weight_bounds(weights, stacklevel=3):
     top = float(weights.max()) if weights.size else 0.0
     if not top > 0:
         return 0.0, 1.0
-    return 0.0, float(2.0 ** math.ceil(math.log2(top)))
+    exponent = math.frexp(top)[1]  # top <= 2**exponent, the smallest such power
+    if top == 2.0 ** (exponent - 1):
+        exponent -= 1
+    if exponent > 1023:  # 2**1024 is not a double: the largest one bounds every weight
+        return 0.0, float(np.finfo(np.float64).max)
+    return 0.0, math.ldexp(1.0, exponent)
 
 
 def clip_to_bounds(weights, bounds, stacklevel=3):

@@ -97,8 +97,9 @@ def _canonical_dense(D, what):
     if max_diff > SYMMETRY_RTOL * max(scale, np.finfo(float).tiny):
         i, j = np.unravel_index(int(diff.argmax()), diff.shape)
         raise _asymmetry_error(max_diff, i, j, scale, what)
-    G += G.T
+    # Halve first: (a + b) / 2 would overflow for weights near the float maximum.
     G *= 0.5
+    G += G.T
     return G
 
 
@@ -147,7 +148,7 @@ def _canonical_sparse(A, what):
             k = int(diff.argmax())
             i = int(np.searchsorted(G.indptr, k, side="right") - 1)
             raise _asymmetry_error(max_diff, i, int(G.indices[k]), scale, what)
-        G.data = 0.5 * (G.data + T.data)
+        G.data = 0.5 * G.data + 0.5 * T.data  # no overflow near the float maximum
     dtype = index_dtype(n, G.nnz)
     G.indices = G.indices.astype(dtype, copy=False)
     G.indptr = G.indptr.astype(dtype, copy=False)
@@ -240,11 +241,44 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X"):
     Xc = check_array(X, accept_sparse=["csr", "csc", "coo"], dtype=np.float64,
                      ensure_min_samples=1, input_name=what)
     _check_n_nodes(Xc.shape[0])
+    _check_feature_scale(Xc, what)
     D = pairwise_distances(Xc, metric=metric, **(metric_params or {}))
     D = np.array(D, dtype=np.float64)
     np.fill_diagonal(D, 0.0)
+    _check_weights_from_metric(D, metric, what)
     np.maximum(D, D.T, out=D)  # exact symmetry despite rounding in metric code
     return D
+
+
+#: Features whose magnitude leaves this range make float64 distances overflow
+#: (squares beyond 1e308) or underflow to 0 (squares below 1e-308).
+_FEATURE_RANGE = (1e-150, 1e150)
+
+
+def _check_feature_scale(X, what):
+    values = X.data if sp.issparse(X) else X
+    top = float(np.max(np.abs(values))) if values.size else 0.0
+    nonzero = np.abs(values[values != 0])
+    low = float(nonzero.min()) if nonzero.size else 0.0
+    if top > _FEATURE_RANGE[1] or (0 < low and top < _FEATURE_RANGE[0]):
+        raise ValueError(
+            f"{what} has features of magnitude {top:.3g}: their distances would "
+            f"{'overflow' if top > 1 else 'underflow to 0'} in float64. Rescale the "
+            f"features into [{_FEATURE_RANGE[0]:g}, {_FEATURE_RANGE[1]:g}] first."
+        )
+
+
+def _check_weights_from_metric(D, metric, what):
+    if not np.all(np.isfinite(D)):
+        raise ValueError(
+            f"metric={metric!r} gave NaN or infinite distances for {what}; distances "
+            "must be finite (check the metric, or rescale the features)."
+        )
+    if D.size and D.min() < 0:
+        raise ValueError(
+            f"metric={metric!r} gave negative distances for {what} (smallest "
+            f"{D.min():g}); a metric must return distances >= 0."
+        )
 
 
 def _as_real_array(X, what):
