@@ -230,7 +230,9 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         ``"precomputed"``: ``X`` is a graph (dense distance matrix = complete
         graph; sparse matrix = its stored entries are the edges). Otherwise
         ``X`` holds features and the graph is the complete graph of their
-        distances.
+        distances: dense, about ``16 n**2`` bytes (1.6 GB at 10,000 points);
+        past ``skdpgraph.utils.get_config()["max_dense_memory"]`` (4 GiB by
+        default) the fit refuses with an estimate before allocating.
     metric_params : dict, default=None
         Extra keyword arguments for the metric.
     keep_training_data : bool, default=False

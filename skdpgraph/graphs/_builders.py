@@ -39,7 +39,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..utils import directed_csr, n_components
+from ..utils import check_dense_memory, directed_csr, n_components
 
 #: Metrics whose distances this module recomputes exactly and symmetrically
 #: (``d(a, b) == d(b, a)`` bit for bit) from the coordinates.
@@ -552,6 +552,12 @@ class HomogeneousGraph(_GraphTransformer):
 
     Notes
     -----
+    On features the construction is dense: every pair of points is a
+    candidate, about ``48 n_queries n_fitted`` bytes (5 GB at 10,000 points).
+    Past ``skdpgraph.utils.get_config()["max_dense_memory"]`` (4 GiB by
+    default) it refuses with an estimate before allocating; a sparse
+    precomputed graph avoids the dense path.
+
     :meth:`transform` labels a query point with the label of the fitted
     points it coincides with (distance exactly 0); a point that coincides
     with none, or with fitted points of different labels, is unlabelled and
@@ -630,6 +636,10 @@ class HomogeneousGraph(_GraphTransformer):
         """(rows, cols, d) of every candidate pair from ``X`` to the fitted points."""
         if self.metric == "precomputed":
             return _check_precomputed(X)
+        # The distances, their pair indices (two int64 arrays) and the
+        # candidate selection: about six dense arrays of this shape.
+        check_dense_memory((X.shape[0], self._fit_X.shape[0]), 6,
+                           "HomogeneousGraph on features")
         D = _pairwise_distances(X, self._fit_X, self.metric, self._p, self.metric_params)
         rows, cols = np.indices(D.shape).reshape(2, -1)
         return rows, cols, D.ravel()

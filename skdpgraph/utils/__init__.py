@@ -7,6 +7,8 @@ estimator and function of the library validates its graph input with one
 of them.
 """
 
+from ._config import (DenseMemoryError, check_dense_memory, config_context, get_config,
+                      set_config)
 from ._graph import check_adjacency, check_graph, from_networkx, to_networkx
 from ._random import check_random_state, secure_generator
 from ._sparse import (
@@ -23,6 +25,11 @@ from ._sparse import (
 from ._validation import check_int, check_real
 
 __all__ = [
+    "get_config",
+    "set_config",
+    "config_context",
+    "check_dense_memory",
+    "DenseMemoryError",
     "check_graph",
     "check_adjacency",
     "from_networkx",

@@ -25,6 +25,7 @@ import scipy.sparse as sp
 from sklearn.metrics import pairwise_distances
 from sklearn.utils import check_array
 
+from ._config import check_dense_memory
 from ._sparse import edges_to_csr, graph_edges, index_dtype
 
 #: Relative tolerance on ``|A - A.T|`` below which a matrix counts as symmetric.
@@ -242,6 +243,8 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X"):
                      ensure_min_samples=1, input_name=what)
     _check_n_nodes(Xc.shape[0])
     _check_feature_scale(Xc, what)
+    # pairwise_distances and its symmetric canonical copy: two (n, n) arrays.
+    check_dense_memory(Xc.shape[0], 2, f"The complete graph of the {Xc.shape[0]} rows of {what}")
     D = pairwise_distances(Xc, metric=metric, **(metric_params or {}))
     D = np.array(D, dtype=np.float64)
     np.fill_diagonal(D, 0.0)
