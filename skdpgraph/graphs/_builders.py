@@ -33,13 +33,14 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.neighbors import NearestNeighbors, sort_graph_by_row_values
+from sklearn.neighbors import NearestNeighbors
 from sklearn.utils import column_or_1d
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..utils import check_dense_memory, directed_csr, n_components
+from ..utils import check_dense_memory, check_graph, directed_csr, from_networkx, n_components
+from ..utils._graph import _is_networkx_graph
 
 #: Metrics whose distances this module recomputes exactly and symmetrically
 #: (``d(a, b) == d(b, a)`` bit for bit) from the coordinates.
@@ -231,13 +232,20 @@ class _GraphTransformer(TransformerMixin, BaseEstimator):
         return tags
 
     def _validate_X(self, X, reset, accept_sparse):
+        if _is_networkx_graph(X):
+            if self.metric != "precomputed":
+                raise TypeError(
+                    f"X is a networkx graph; {type(self).__name__} with "
+                    f"metric={self.metric!r} builds a graph from points. Pass the "
+                    "graph with metric='precomputed' (its weights are distances)."
+                )
+            X = from_networkx(X)
+        if self.metric == "precomputed" and reset:
+            # The one gateway's checks: square, symmetric, finite, non-negative
+            # (the caller's array is not modified).
+            check_graph(X, metric="precomputed")
         X = validate_data(self, X, reset=reset, accept_sparse=accept_sparse,
                           dtype=np.float64, ensure_min_samples=2 if reset else 1)
-        if self.metric == "precomputed" and reset and X.shape[0] != X.shape[1]:
-            raise ValueError(
-                "With metric='precomputed', X given to fit must be a square distance "
-                f"matrix of the fitted points; got shape {X.shape}."
-            )
         return X
 
 
@@ -280,8 +288,9 @@ class EpsilonGraph(_GraphTransformer):
 
     Attributes
     ----------
-    nn_ : sklearn.neighbors.NearestNeighbors
-        The fitted neighbour search.
+    nn_ : sklearn.neighbors.NearestNeighbors or None
+        The fitted neighbour search (None with ``metric="precomputed"``:
+        the given distances are read directly).
     n_components_ : int
         Number of connected components of the graph of the fitted points
         (isolated points count as components). The clusterers handle each
@@ -376,9 +385,12 @@ class EpsilonGraph(_GraphTransformer):
             X = _canonical_sparse_features(X)
         if self.metric == "precomputed":
             _check_precomputed(X)
-            if sp.issparse(X):  # the search wants rows sorted by distance
-                X = sort_graph_by_row_values(sp.csr_matrix(X), copy=True,
-                                             warn_when_not_sorted=False)
+        if self.metric == "precomputed":
+            # Distances are given: the radius search reads them directly.
+            self.nn_ = None
+            self._fit_X = X
+            self._fit_scale = 0.0
+            return X
         self.nn_ = NearestNeighbors(
             radius=self.radius, algorithm=self.algorithm, leaf_size=self.leaf_size,
             metric=self.metric, p=self._p if self.metric == "minkowski" else 2,
@@ -386,7 +398,7 @@ class EpsilonGraph(_GraphTransformer):
             n_jobs=self.n_jobs,
         ).fit(X)
         self._fit_X = X
-        self._fit_scale = float(row_norms(X).max()) if self.metric != "precomputed" else 0.0
+        self._fit_scale = float(row_norms(X).max())
         return X
 
     def _query_radius(self, X):
@@ -670,6 +682,8 @@ class HomogeneousGraph(_GraphTransformer):
             labelled = (a >= 0) & (b >= 0)
             same = a == b
             keep = np.where(labelled, np.where(same, low, high), low | high)
+        if scale is None:  # fitting: the diagonal pairs a point with itself
+            keep &= rows != cols
         rows, cols, d = rows[keep], cols[keep], d[keep]
         if scale is None:
             scale = float(d.max()) if d.size else 1.0

@@ -103,7 +103,9 @@ def _h(big, small):
     big = np.asarray(big, dtype=np.float64)
     small = np.asarray(small, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        ratio = np.where(small > 0, big * big / np.where(small > 0, small, 1.0), np.inf)
+        # alpha * max, not max**2 / min: the square over- or underflows at
+        # scales the comparison itself does not care about.
+        ratio = np.where(small > 0, big * (big / np.where(small > 0, small, 1.0)), np.inf)
     return np.where(big == small, big, ratio)
 
 
