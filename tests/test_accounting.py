@@ -155,3 +155,37 @@ def test_clones_share_the_budget():
     assert acc.total()[0] == pytest.approx(1.0)
     with pytest.raises(BudgetError):
         clone(model).fit(X)  # a second clone would overspend the shared budget
+
+
+def test_slack_uses_advanced_composition():
+    import math
+
+    acc = BudgetAccountant(epsilon=2.0, delta=1e-6, slack=1e-7)
+    for _ in range(400):
+        acc.spend(0.01, 0.0)
+    e, k, s = 0.01, 400, 1e-7
+    expected = k * e * math.expm1(e) / (math.exp(e) + 1) + math.sqrt(2 * math.log(1 / s) * k * e * e)
+    assert acc.total() == (pytest.approx(expected), pytest.approx(1e-7))
+    eps_left, _ = acc.remaining()
+    acc.spend(eps_left, 0.0)  # exactly what remains fits
+    with pytest.raises(BudgetError):
+        acc.spend(1e-3, 0.0)
+    with pytest.raises(ValueError, match="slack"):
+        BudgetAccountant(epsilon=1.0, delta=1e-6, slack=1e-3)
+
+
+def test_default_accountant_and_context_manager():
+    from skdpgraph.cluster import PrivateMSTClustering
+
+    X = np.random.default_rng(0).random((20, 2))
+    model = PrivateMSTClustering(epsilon=0.5, weight_bounds=(0, 2), tree_mechanism="laplace",
+                                 random_state=0)
+    with BudgetAccountant(epsilon=1.0) as acc:
+        assert BudgetAccountant.load_default() is acc
+        model.fit(X)
+        model.fit(X)
+        with pytest.raises(BudgetError):
+            model.fit(X)
+    assert acc.total() == (1.0, 0.0)
+    assert BudgetAccountant.load_default() is not acc  # restored
+    assert BudgetAccountant.pop_default() is not acc

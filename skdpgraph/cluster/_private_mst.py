@@ -213,7 +213,8 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         or diffprivlib's): ``spend(epsilon_spent, delta_spent)`` is called
         after the input is validated and before the release reads any
         private value, so a fit that fails afterwards has still spent its
-        budget. :func:`sklearn.base.clone`
+        budget. ``None``: the default accountant
+        (:meth:`skdpgraph.privacy.BudgetAccountant.load_default`). :func:`sklearn.base.clone`
         (used by GridSearchCV) copies it; a ``BudgetAccountant`` copies to
         itself, so clones share its budget (not across ``n_jobs`` processes).
     tree_mechanism : str, default="pamst"
