@@ -257,11 +257,12 @@ class StructuralDistance(_GraphWeightTransformer):
     >>> from sklearn.pipeline import make_pipeline
     >>> from skdpgraph.cluster import DBMSTClu
     >>> from skdpgraph.graphs import StructuralDistance
-    >>> A = nx.to_scipy_sparse_array(nx.barbell_graph(5, 0), nodelist=range(10))
-    >>> StructuralDistance().fit_transform(A)[[0, 4], [1, 5]].round(3)  # inside, bridge
-    array([0. , 0.8])
+    >>> G = nx.connected_caveman_graph(3, 5)      # 3 groups of 5, joined in a ring
+    >>> A = nx.to_scipy_sparse_array(G, nodelist=range(15))
+    >>> StructuralDistance().fit_transform(A)[[1, 0], [2, 14]].round(3)  # inside, between
+    array([0.2  , 0.778])
     >>> make_pipeline(StructuralDistance(), DBMSTClu(metric="precomputed")).fit_predict(A)
-    array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
+    array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2])
     """
 
     _parameter_constraints = {
