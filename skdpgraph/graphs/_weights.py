@@ -37,10 +37,20 @@ class _GraphWeightTransformer(TransformerMixin, BaseEstimator):
         tags.requires_fit = False
         return tags
 
+    #: Whether transform takes a rectangular block (rows = queries).
+    _row_wise = False
+
     def _validate(self, X, reset):
         X = validate_data(self, X, reset=reset, accept_sparse=["csr", "csc", "coo"],
                           dtype=np.float64, ensure_min_samples=2 if reset else 1)
-        if X.shape[0] != X.shape[1]:
+        values = X.data if sp.issparse(X) else X
+        if values.size and values.min() < 0:
+            # scikit-learn's wording ("Negative values in data") on purpose.
+            raise ValueError(
+                f"Negative values in data passed to {type(self).__name__}: graph weights "
+                f"must be >= 0; the smallest is {values.min():g}."
+            )
+        if (reset or not self._row_wise) and X.shape[0] != X.shape[1]:
             raise ValueError(
                 f"X must be a square graph (n_nodes, n_nodes); got shape {X.shape}. "
                 f"{type(self).__name__} maps the weights of a graph: build one first "
@@ -92,9 +102,12 @@ class SimilarityToDistance(_GraphWeightTransformer):
     * ``"max_minus"``: ``max - s``;
     * ``"neg_log"``: ``-log(s / max)``.
 
-    A sparse graph keeps its edges (stored entries; the diagonal is dropped).
-    A dense matrix is a complete graph of similarities: its off-diagonal
-    entries are mapped and its diagonal set to 0.
+    The map is applied entry by entry: a sparse graph keeps its edges (its
+    stored entries), a dense matrix is a complete graph of similarities. The
+    diagonal (self-similarities) is mapped too and means nothing to the
+    clusterers, which ignore it. :meth:`fit` takes a square graph;
+    :meth:`transform` also takes rows of similarities to the fitted nodes,
+    ``(n_queries, n_nodes)``.
 
     **Privacy.** The map is applied entry by entry, so under weight-DP it is
     post-processing of nothing: it changes what the sensitivity means.
@@ -147,21 +160,17 @@ class SimilarityToDistance(_GraphWeightTransformer):
         self.conversion = conversion
         self.max_similarity = max_similarity
 
+    _row_wise = True
+
     def _transform(self, X):
         kw = dict(conversion=self.conversion, max_similarity=self.max_similarity,
                   stacklevel=4)
         if sp.issparse(X):
-            coo = sp.coo_array(X)
-            coo.sum_duplicates()
-            keep = coo.row != coo.col
-            rows, cols = coo.row[keep], coo.col[keep]
-            return sp.csr_array((similarity_to_distance(coo.data[keep], **kw), (rows, cols)),
-                                shape=X.shape)
-        D = np.array(X, dtype=np.float64, copy=True)
-        off = ~np.eye(D.shape[0], dtype=bool)
-        D[off] = similarity_to_distance(D[off], **kw)
-        np.fill_diagonal(D, 0.0)
-        return D
+            G = sp.csr_array(X, copy=True)
+            G.sum_duplicates()
+            G.data = similarity_to_distance(G.data, **kw)
+            return G
+        return similarity_to_distance(X, **kw)
 
 
 def structural_distance_data(A, similarity="jaccard"):

@@ -180,7 +180,7 @@ def choose_tree_mechanism(*, neighborhood="l1", accounting="pure", delta=None, e
                   epsilon=1.0 if epsilon is None else epsilon)
     laplace = tree_release_noise("laplace", **common)
     steps = tree_release_noise("input_perturbation", **common)
-    return "laplace" if laplace <= steps else "input_perturbation"
+    return "laplace" if laplace <= steps * (1 + 1e-12) else "input_perturbation"
 
 
 def release_private_tree(graph, mechanism, plan, *, sensitivity, neighborhood,
