@@ -411,10 +411,13 @@ def test_epsilon_too_large_for_floats():
         pig_s_from_epsilon(800.0)
 
 
-@pytest.mark.parametrize("kwargs, word", [({}, "neither"), ({"epsilon": 1.0, "s": 0.1}, "both")])
-def test_exactly_one_of_epsilon_and_s(kwargs, word):
-    with pytest.raises(ValueError, match=f"exactly one of epsilon and s.*{word}"):
-        EdgeFlipPerturbation(**kwargs).fit(_G)
+def test_epsilon_defaults_to_one_and_s_overrides_it():
+    pert = EdgeFlipPerturbation().fit(_G)
+    assert pert.epsilon_ == 1.0 and pert.s_ == pytest.approx(2 / (1 + math.e))
+    pert = EdgeFlipPerturbation(epsilon=5.0, s=0.1).fit(_G)
+    assert pert.s_ == 0.1 and pert.epsilon_ == pytest.approx(math.log(2 / 0.1 - 1))
+    with pytest.raises(ValueError, match="needs epsilon.*or s.*neither"):
+        EdgeFlipPerturbation(epsilon=None).fit(_G)
 
 
 def test_bad_types():

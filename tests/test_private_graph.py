@@ -129,8 +129,7 @@ _G = nx.karate_club_graph()
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    ({}, "exactly one of epsilon and s.*neither"),
-    ({"epsilon": 1.0, "s": 0.5}, "exactly one of epsilon and s.*both"),
+    ({"epsilon": None}, "needs epsilon.*or s.*neither"),
     ({"s": 0.0}, "'s' parameter"),
     ({"s": 1.01}, "'s' parameter"),
     ({"s": -0.5}, "'s' parameter"),

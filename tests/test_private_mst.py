@@ -18,6 +18,7 @@ from skdpgraph.cluster import PrivateMSTClustering
 from skdpgraph.privacy import (
     BudgetAccountant,
     BudgetError,
+    NoiseDominatesWarning,
     PrivacyLeakWarning,
     approx_dp_to_zcdp,
     zcdp_to_approx_dp,
@@ -55,7 +56,9 @@ def _blobs(n=60, seed=0):
 
 
 def _model(**kw):
-    params = dict(sensitivity=0.01, weight_bounds=(0.0, 20.0), random_state=0)
+    # PAMST: these tests (and their comments) are about PTClust's own tree.
+    params = dict(sensitivity=0.01, weight_bounds=(0.0, 20.0), tree_mechanism="pamst",
+                  random_state=0)
     params.update(kw)
     return PrivateMSTClustering(**params)
 
@@ -371,6 +374,8 @@ def test_experiment_pamst_calibration_at_paper_settings():
     from skdpgraph.datasets import make_homogeneous_moons
     data = make_homogeneous_moons(random_state=0)
     m = PrivateMSTClustering(epsilon=5.0, sensitivity=0.1, weight_bounds=(0.0, 1.0),
-                             metric="precomputed", random_state=0).fit(data.graph)
+                             tree_mechanism="pamst", metric="precomputed", random_state=0)
+    with pytest.warns(NoiseDominatesWarning, match="from epsilon = 39.6"):
+        m.fit(data.graph)
     assert m.step_epsilon_ == pytest.approx(2.5 / 99)
     assert math.exp(m.step_epsilon_ / (2 * 0.1)) < 1.14

@@ -9,6 +9,7 @@
   (edge flipping, then any of them).
 """
 
+from ._base import ConstantWeightsWarning
 from ._dbmstclu import DBMSTClu, DBMSTCluResult, dbmstclu
 from ._kmedoids import GraphKMedoids, graph_distances
 from ._private_graph import PrivateGraphClustering
@@ -16,6 +17,7 @@ from ._private_mst import PrivateMSTClustering, PrivateMSTResult, private_mst_cl
 from ._scan import SCAN, SCANResult, scan, structural_similarity
 
 __all__ = [
+    "ConstantWeightsWarning",
     "DBMSTClu",
     "DBMSTCluResult",
     "dbmstclu",

@@ -1,5 +1,10 @@
 """Pieces shared by the graph clusterers."""
 
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+
 
 class AdjacencyInputMixin:
     """scikit-learn tags of an estimator whose ``X`` is a graph's adjacency:
@@ -23,3 +28,36 @@ def set_dbmstclu_attributes(estimator, result):
     estimator.cut_edges_ = result.cut_edges
     estimator.cut_weights_ = result.cut_weights
     estimator.dbcvi_path_ = result.dbcvi_path
+
+
+class ConstantWeightsWarning(UserWarning):
+    """Every edge of the graph has the same weight: DBMSTClu has nothing to cut on.
+
+    With equal weights every cut of the spanning tree scores alike and
+    DBMSTClu returns one cluster per node. The fix: give the graph weights
+    that mean something, e.g. structural distances
+    (:class:`skdpgraph.graphs.StructuralDistance`) for an unweighted graph,
+    or cluster it with :class:`~skdpgraph.cluster.SCAN`.
+    """
+
+
+def warn_if_constant_weights(graph, stacklevel=3):
+    """Emit a :class:`ConstantWeightsWarning` when all edge weights are equal.
+
+    ``graph`` is canonical (:func:`skdpgraph.utils.check_graph`): a dense
+    complete graph (off-diagonal entries) or a sparse one (stored entries).
+    """
+    if sp.issparse(graph):
+        w = graph.data
+    else:
+        w = graph[~np.eye(graph.shape[0], dtype=bool)]
+    if w.size < 2 or w.min() != w.max():
+        return
+    warnings.warn(
+        f"All {w.size // 2} edge weights of the graph are equal ({w[0]:g}): DBMSTClu "
+        "has no signal to cut on and returns one cluster per node. For an unweighted "
+        "graph use structural distances, make_pipeline(StructuralDistance(), "
+        "<clusterer>(metric='precomputed')) with skdpgraph.graphs.StructuralDistance, "
+        "or cluster it with skdpgraph.cluster.SCAN.",
+        ConstantWeightsWarning, stacklevel=stacklevel,
+    )

@@ -19,7 +19,7 @@ from ..metrics._scores import dbcvi_from_labels, validity_index
 from ..tree import check_tree, tree_from_graph
 from ..tree._rooted import range_max, root_forest
 from ..utils import check_graph
-from ._base import set_dbmstclu_attributes
+from ._base import set_dbmstclu_attributes, warn_if_constant_weights
 
 #: Two DBCVI gains closer than ``TIE_RTOL * n`` are treated as equal (a tie),
 #: so that ties in exact arithmetic are broken by the documented rule rather
@@ -530,6 +530,15 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
         graph such as :class:`skdpgraph.graphs.EpsilonGraph`'s output).
     metric_params : dict, default=None
         Extra keyword arguments for the metric.
+    weight_kind : {"distance", "similarity"} or None, default=None
+        What the weights of a graph (``metric="precomputed"`` or a networkx
+        graph) mean. ``"similarity"`` (counts, affinities, a kernel):
+        converted into distances with ``1 / w`` (for other conversions use
+        :class:`skdpgraph.graphs.SimilarityToDistance` or
+        :func:`skdpgraph.from_networkx`). ``"distance"``: used as they are.
+        ``None``: used as distances, with a
+        :class:`~skdpgraph.utils.WeightMeaningWarning` when they look like
+        similarities (see :func:`skdpgraph.check_graph`).
 
     Attributes
     ----------
@@ -552,7 +561,10 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
     A disconnected graph gives a spanning forest; each component is clustered
     on its own (components are never merged, and each is cut at least once
     if it has two nodes or more). See :func:`dbmstclu` for ties and zero
-    weights.
+    weights. A graph whose edges all have the same weight (an unweighted
+    graph) gives one cluster per node, with a
+    :class:`~skdpgraph.cluster.ConstantWeightsWarning`: give it structural
+    distances first (:class:`skdpgraph.graphs.StructuralDistance`).
 
     References
     ----------
@@ -572,11 +584,13 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
     _parameter_constraints = {
         "metric": [StrOptions({"precomputed"}), str, callable],
         "metric_params": [dict, None],
+        "weight_kind": [StrOptions({"distance", "similarity"}), None],
     }
 
-    def __init__(self, metric="euclidean", metric_params=None):
+    def __init__(self, metric="euclidean", metric_params=None, weight_kind=None):
         self.metric = metric
         self.metric_params = metric_params
+        self.weight_kind = weight_kind
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -592,7 +606,8 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
         -------
         self : DBMSTClu
         """
-        graph = check_graph(X, self.metric, self.metric_params)
+        graph = check_graph(X, self.metric, self.metric_params, weight_kind=self.weight_kind)
+        warn_if_constant_weights(graph)
         self.n_features_in_ = _n_features(X, graph)
         tree = tree_from_graph(graph)
         res = dbmstclu(tree)

@@ -12,6 +12,7 @@ from ..edge_dp._flip import (
 from ..privacy import charge
 from ..utils import check_adjacency, check_random_state
 from ._base import AdjacencyInputMixin
+from ._scan import SCAN
 
 
 class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
@@ -41,13 +42,15 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
 
     Parameters
     ----------
-    estimator : estimator object
+    estimator : estimator object, default=None
         Clusterer with ``fit`` that sets ``labels_``; cloned before fitting.
-    epsilon : float > 0, default=None
-        Privacy loss; then ``s = 2 / (1 + e^epsilon)``. Exactly one of
-        ``epsilon`` and ``s``.
+        ``None``: :class:`~skdpgraph.cluster.SCAN` with its defaults.
+    epsilon : float > 0, default=1.0
+        Privacy loss (diffprivlib's default); then
+        ``s = 2 / (1 + e^epsilon)``. Ignored when ``s`` is given.
     s : float in (0, 1], default=None
-        Randomisation probability; then ``epsilon = ln(2/s - 1)``. See
+        Randomisation probability; overrides ``epsilon``, and then
+        ``epsilon_spent_ = ln(2/s - 1)``. See
         :func:`skdpgraph.edge_dp.suggest_s` for Muelle et al.'s
         Theorem 2 (computing the density from the private graph spends
         privacy unless it is public).
@@ -102,11 +105,12 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "estimator": [HasMethods(["fit"])],
+        "estimator": [HasMethods(["fit"]), None],
         **_privacy_parameter_constraints(),
     }
 
-    def __init__(self, estimator, epsilon=None, s=None, random_state=None, accountant=None):
+    def __init__(self, estimator=None, epsilon=1.0, s=None, random_state=None,
+                 accountant=None):
         self.estimator = estimator
         self.epsilon = epsilon
         self.s = s
@@ -129,7 +133,7 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         """
         s, epsilon = _resolve_privacy(self.epsilon, self.s, type(self).__name__)
         # The clusterer is checked before anything is spent.
-        estimator = clone(self.estimator)
+        estimator = SCAN() if self.estimator is None else clone(self.estimator)
         if not is_clusterer(estimator):
             raise TypeError(
                 f"estimator must be a clusterer (a scikit-learn estimator whose "

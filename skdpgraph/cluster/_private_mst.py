@@ -11,6 +11,7 @@ References
 """
 
 import math
+import warnings
 from numbers import Integral, Real
 from typing import NamedTuple, Optional
 
@@ -27,13 +28,14 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from ..privacy import (charge, check_weight_bounds, data_weight_bounds, pamst_step_epsilon,
-                       plan_tree_release)
-from ..tree import get_tree_mechanism, release_private_tree
+from ..privacy import (TREE_NOISE_MECHANISMS, NoiseDominatesWarning, approx_dp_to_zcdp, charge,
+                       check_weight_bounds, data_weight_bounds, pamst_step_epsilon,
+                       plan_tree_release, signal_epsilon, tree_release_noise)
+from ..tree import choose_tree_mechanism, get_tree_mechanism, release_private_tree
 from ..tree._weight_release import clip_graph_weights
 from ..utils import check_graph, check_random_state, weight_range
 from ..utils._graph import _is_networkx_graph
-from ._base import set_dbmstclu_attributes
+from ._base import set_dbmstclu_attributes, warn_if_constant_weights
 from ._dbmstclu import _n_features, dbmstclu
 
 
@@ -58,6 +60,9 @@ class PrivateMSTResult(NamedTuple):
         Its zCDP parameter under zCDP accounting.
     step_epsilon : float or None
         Epsilon of each step of a mechanism that composes steps (PAMST).
+    tree_mechanism : str
+        The tree mechanism that ran (the choice of ``"auto"``, or the one
+        asked for).
     """
 
     labels: np.ndarray
@@ -72,11 +77,12 @@ class PrivateMSTResult(NamedTuple):
     delta_spent: float
     rho_spent: Optional[float]
     step_epsilon: Optional[float]
+    tree_mechanism: str = "auto"
 
 
 def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood="l1",
                            tree_share=0.5, weight_bounds=None, accounting="pure", delta=None,
-                           accountant=None, tree_mechanism="pamst", random_state=None):
+                           accountant=None, tree_mechanism="auto", random_state=None):
     """PTClust: DBMSTClu on a spanning tree released under weight-DP.
 
     The function form of :class:`PrivateMSTClustering` (which documents the
@@ -97,11 +103,12 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
     >>> D = np.abs(np.subtract.outer([0.0, 0.1, 0.2, 5.0, 5.1, 5.3],
     ...                              [0.0, 0.1, 0.2, 5.0, 5.1, 5.3]))
     >>> res = private_mst_clustering(D, 50.0, sensitivity=0.01, weight_bounds=(0.0, 6.0),
-    ...                              tree_mechanism="laplace", random_state=0)
-    >>> res.labels, res.epsilon_spent
-    (array([0, 0, 0, 1, 1, 1]), 50.0)
+    ...                              random_state=0)
+    >>> res.labels, res.epsilon_spent, res.tree_mechanism
+    (array([0, 0, 0, 1, 1, 1]), 50.0, 'laplace')
     """
-    mechanism = get_tree_mechanism(tree_mechanism)
+    if tree_mechanism != "auto":
+        get_tree_mechanism(tree_mechanism)  # refuse an unknown name before anything else
     if accounting == "zcdp" and delta is None:
         raise ValueError("accounting='zcdp' needs delta, a number in (0, 1).")
     if accounting == "pure" and delta is not None:
@@ -110,15 +117,32 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
             f"the guarantee is epsilon-DP and delta must be None (got {delta!r})."
         )
     bounds = None if weight_bounds is None else check_weight_bounds(weight_bounds)
+    graph = check_graph(graph, metric="precomputed", what="graph")
+    # |V| and |E| are public (the topology is), so is the choice.
+    n_nodes = graph.shape[0]
+    n_edges = graph.nnz // 2 if sp.issparse(graph) else n_nodes * (n_nodes - 1) // 2
+    if tree_mechanism == "auto":
+        tree_mechanism = choose_tree_mechanism(
+            neighborhood=neighborhood, accounting=accounting, delta=delta, epsilon=epsilon,
+            sensitivity=sensitivity, weight_bounds=bounds, n_nodes=n_nodes,
+            n_edges=n_edges, tree_share=tree_share)
+    mechanism = get_tree_mechanism(tree_mechanism)
     plan = plan_tree_release(epsilon, accounting=accounting, delta=delta,
                              tree_share=tree_share,
                              releases_weights=mechanism.releases_weights,
                              zcdp=mechanism.zcdp)
-    graph = check_graph(graph, metric="precomputed", what="graph")
     rng = check_random_state(random_state)
+    if bounds is not None:
+        _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
+                                 neighborhood=neighborhood, n_nodes=n_nodes, n_edges=n_edges,
+                                 accounting=accounting, delta=delta, tree_share=tree_share)
     charge(accountant, plan.epsilon_spent, plan.delta_spent)
+    warn_if_constant_weights(graph, stacklevel=3)
     if bounds is None:
         bounds = data_weight_bounds(np.array(weight_range(graph)), stacklevel=3)
+        _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
+                                 neighborhood=neighborhood, n_nodes=n_nodes, n_edges=n_edges,
+                                 accounting=accounting, delta=delta, tree_share=tree_share)
     graph = clip_graph_weights(graph, bounds)
     released = release_private_tree(graph, mechanism, plan, sensitivity=sensitivity,
                                     neighborhood=neighborhood, weight_bounds=bounds,
@@ -130,7 +154,41 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
         step_eps = pamst_step_epsilon(n_steps, plan.tree_epsilon, plan.tree_rho)
     return PrivateMSTResult(res.labels, res.n_clusters, res.dbcvi, released, res.cut_edges,
                             res.cut_weights, res.dbcvi_path, bounds, plan.epsilon_spent,
-                            plan.delta_spent, plan.rho, step_eps)
+                            plan.delta_spent, plan.rho, step_eps, tree_mechanism)
+
+
+def _warn_if_noise_dominates(mechanism, epsilon, bounds, *, sensitivity, neighborhood,
+                             n_nodes, n_edges, accounting, delta, tree_share):
+    """:class:`NoiseDominatesWarning` when the release's noise exceeds the weight range.
+
+    Reads public parameters only (with data-derived bounds, the coarse bounds
+    that the PrivacyLeakWarning has announced).
+    """
+    if mechanism not in TREE_NOISE_MECHANISMS:
+        return
+    width = bounds[1] - bounds[0]
+    kwargs = dict(sensitivity=sensitivity, neighborhood=neighborhood,
+                  n_tree_edges=max(n_nodes - 1, 1), n_edges=max(n_edges, 1),
+                  tree_share=tree_share)
+    threshold = signal_epsilon(mechanism, weight_range=width, accounting=accounting,
+                               delta=delta, **kwargs)
+    if epsilon >= threshold:
+        return
+    if accounting == "zcdp" and mechanism != "laplace":
+        scale = tree_release_noise(mechanism, rho=approx_dp_to_zcdp(epsilon, delta), **kwargs)
+    else:
+        scale = tree_release_noise(mechanism, epsilon=epsilon, **kwargs)
+    warnings.warn(
+        f"At epsilon={epsilon:g} the {mechanism!r} tree release adds noise of scale "
+        f"{scale:.3g} (in weight units), more than the width {width:.3g} of the weight "
+        f"bounds ({bounds[0]:g}, {bounds[1]:g}): the clustering is about what pure noise "
+        f"gives. This mechanism starts to carry signal from epsilon = {threshold:.3g} "
+        f"(sensitivity={sensitivity:g}, neighborhood={neighborhood!r}, "
+        f"{n_nodes} nodes, {n_edges} edges; public parameters only). Raise epsilon, "
+        "check that sensitivity is not larger than needed, or use "
+        "tree_mechanism='auto' (see skdpgraph.tree.choose_tree_mechanism).",
+        NoiseDominatesWarning, stacklevel=4,
+    )
 
 
 class PrivateMSTClustering(ClusterMixin, BaseEstimator):
@@ -217,8 +275,17 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         (:meth:`skdpgraph.privacy.BudgetAccountant.load_default`). :func:`sklearn.base.clone`
         (used by GridSearchCV) copies it; a ``BudgetAccountant`` copies to
         itself, so clones share its budget (not across ``n_jobs`` processes).
-    tree_mechanism : str, default="pamst"
-        A key of :data:`skdpgraph.tree.TREE_MECHANISMS`: ``"pamst"`` (PTClust, [1]_),
+    tree_mechanism : str, default="auto"
+        ``"auto"``: the mechanism that the library's measured frontier finds
+        best for the public setting, chosen by
+        :func:`skdpgraph.tree.choose_tree_mechanism` from public parameters
+        only (so the choice costs no privacy): ``"laplace"`` under
+        ``"l1"``; under ``"linf"``, ``"input_perturbation"`` with zCDP
+        accounting, and with pure accounting whichever of
+        ``"input_perturbation"`` and ``"laplace"`` adds less noise
+        (Laplace-MST when ``|E| <= 4 (|V| - 1)``). The choice is in
+        ``tree_mechanism_``. Otherwise
+        a key of :data:`skdpgraph.tree.TREE_MECHANISMS`: ``"pamst"`` (PTClust, [1]_),
         ``"laplace"`` (Laplace-MST then DBMSTClu, the thesis's comparison),
         ``"exponential"`` (the exponential mechanism over all spanning trees,
         Hladik and Tetek 2025), ``"input_perturbation"`` (one Gumbel
@@ -236,6 +303,17 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         default) the fit refuses with an estimate before allocating.
     metric_params : dict, default=None
         Extra keyword arguments for the metric.
+    weight_kind : {"distance", "similarity"} or None, default=None
+        What the weights of a graph (``metric="precomputed"`` or a networkx
+        graph) mean; ``"similarity"`` converts them with ``1 / w``, and
+        ``None`` reads them as distances with a warning when they look like
+        similarities (see :class:`~skdpgraph.cluster.DBMSTClu`).
+        ``sensitivity`` and ``weight_bounds`` are about the distances after
+        the conversion; ``1 / w`` is not Lipschitz, so for private
+        similarities with a known sensitivity prefer
+        :class:`skdpgraph.graphs.SimilarityToDistance` with
+        ``conversion="max_minus"`` and a public ``max_similarity``, which
+        keeps the sensitivity.
     keep_training_data : bool, default=False
         Keep the training features in ``training_data_`` so that
         :meth:`predict` can find the nearest training node of new points.
@@ -273,6 +351,9 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         zCDP parameter of the release under ``accounting="zcdp"``.
     step_epsilon_ : float or None
         Epsilon of each PAMST step (topology mechanisms that use steps).
+    tree_mechanism_ : str
+        The tree mechanism that ran: the choice of ``tree_mechanism="auto"``
+        or the one given.
     n_features_in_ : int
     training_data_ : ndarray or sparse matrix
         Only with ``keep_training_data=True`` (and features as input).
@@ -288,7 +369,14 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
     -----
     Honest calibration makes PAMST's trees nearly uniformly random at the
     paper's settings (each of the ``|V| - 1`` steps gets ``epsilon / 2 /
-    (|V| - 1)``); Laplace-MST is far more useful there. Choosing ``epsilon``
+    (|V| - 1)``); Laplace-MST is far more useful there, hence
+    ``tree_mechanism="auto"``. When the noise of the chosen mechanism at
+    ``epsilon`` exceeds the width of the weight bounds, a
+    :class:`~skdpgraph.privacy.NoiseDominatesWarning` gives the ``epsilon``
+    from which it carries signal (:func:`skdpgraph.privacy.signal_epsilon`,
+    public parameters only). A graph whose weights are all equal gets a
+    :class:`~skdpgraph.cluster.ConstantWeightsWarning` (this one reads the
+    weights: it tells the curator, and is not part of the release). Choosing ``epsilon``
     (or anything) by cross-validation on the private data spends privacy.
     A disconnected graph gives one tree per component; each component is
     clustered on its own, so clusters never span components.
@@ -299,12 +387,11 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
     >>> from skdpgraph.cluster import PrivateMSTClustering
     >>> X = np.array([[0.0], [0.1], [0.2], [5.0], [5.1], [5.3]])
     >>> model = PrivateMSTClustering(epsilon=50.0, sensitivity=0.01,
-    ...                              weight_bounds=(0.0, 6.0),
-    ...                              tree_mechanism="laplace", random_state=0)
+    ...                              weight_bounds=(0.0, 6.0), random_state=0)
     >>> model.fit_predict(X)
     array([0, 0, 0, 1, 1, 1])
-    >>> model.epsilon_spent_
-    50.0
+    >>> model.epsilon_spent_, model.tree_mechanism_
+    (50.0, 'laplace')
     """
 
     _parameter_constraints = {
@@ -319,6 +406,7 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         "tree_mechanism": [str],
         "metric": [StrOptions({"precomputed"}), str, callable],
         "metric_params": [dict, None],
+        "weight_kind": [StrOptions({"distance", "similarity"}), None],
         "keep_training_data": ["boolean"],
         "random_state": [None, Interval(Integral, 0, None, closed="left"),
                          np.random.RandomState, np.random.Generator],
@@ -326,8 +414,8 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
 
     def __init__(self, epsilon=1.0, sensitivity=1.0, neighborhood="l1", tree_share=0.5,
                  weight_bounds=None, accounting="pure", delta=None, accountant=None,
-                 tree_mechanism="pamst", metric="euclidean", metric_params=None,
-                 keep_training_data=False, random_state=None):
+                 tree_mechanism="auto", metric="euclidean", metric_params=None,
+                 weight_kind=None, keep_training_data=False, random_state=None):
         self.epsilon = epsilon
         self.sensitivity = sensitivity
         self.neighborhood = neighborhood
@@ -339,6 +427,7 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         self.tree_mechanism = tree_mechanism
         self.metric = metric
         self.metric_params = metric_params
+        self.weight_kind = weight_kind
         self.keep_training_data = keep_training_data
         self.random_state = random_state
 
@@ -357,7 +446,7 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         -------
         self : PrivateMSTClustering
         """
-        graph = check_graph(X, self.metric, self.metric_params)
+        graph = check_graph(X, self.metric, self.metric_params, weight_kind=self.weight_kind)
         _check_feature_names(self, X, reset=True)
         self.n_features_in_ = _n_features(X, graph)
         res = private_mst_clustering(
@@ -376,6 +465,7 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         self.delta_spent_ = res.delta_spent
         self.rho_spent_ = res.rho_spent
         self.step_epsilon_ = res.step_epsilon
+        self.tree_mechanism_ = res.tree_mechanism
         return self
 
     def _can_predict(self):

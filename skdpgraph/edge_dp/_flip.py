@@ -189,12 +189,11 @@ def flip_edges(adjacency, s, random_state=None):
 
 
 def _resolve_privacy(epsilon, s, owner):
-    """``(s, epsilon)`` from exactly one of them."""
-    if (epsilon is None) == (s is None):
-        got = "both" if epsilon is not None else "neither"
+    """``(s, epsilon)``: ``s`` when given (it overrides ``epsilon``), else from ``epsilon``."""
+    if epsilon is None and s is None:
         raise ValueError(
-            f"{owner} needs exactly one of epsilon and s (epsilon = "
-            f"ln(2/s - 1)); got {got}."
+            f"{owner} needs epsilon (default 1.0) or s (epsilon = ln(2/s - 1)); "
+            "got neither."
         )
     if s is not None:
         s = check_s(s)
@@ -234,7 +233,9 @@ class EdgeFlipPerturbation(TransformerMixin, BaseEstimator):
     (their Theorem 1); whatever is computed from the output alone (a
     clustering, say) is covered by the same guarantee.
 
-    Give exactly one of ``epsilon`` and ``s``. Weights are ignored: for
+    The budget is ``epsilon`` (default 1.0, diffprivlib's default), or
+    ``s`` when it is given: ``s`` then overrides ``epsilon`` and
+    ``epsilon_ = ln(2/s - 1)``. Weights are ignored: for
     sparse input every stored entry, an explicitly stored zero included, is
     an edge; for a dense array every nonzero off-diagonal entry is an edge (a
     dense array is read as an adjacency matrix, not as a complete graph of
@@ -243,10 +244,12 @@ class EdgeFlipPerturbation(TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    epsilon : float > 0, default=None
-        Privacy loss per release; then ``s = 2 / (1 + e^epsilon)``.
+    epsilon : float > 0, default=1.0
+        Privacy loss per release; then ``s = 2 / (1 + e^epsilon)``. Ignored
+        when ``s`` is given.
     s : float in (0, 1], default=None
-        Randomisation probability; then ``epsilon = ln(2/s - 1)``. To pick it
+        Randomisation probability; overrides ``epsilon``, and then
+        ``epsilon_ = ln(2/s - 1)``. To pick it
         from a density with Theorem 2, see :func:`suggest_s` (a density
         computed from the private graph spends privacy; see
         :func:`dp_density`).
@@ -295,7 +298,7 @@ class EdgeFlipPerturbation(TransformerMixin, BaseEstimator):
 
     _parameter_constraints = _privacy_parameter_constraints()
 
-    def __init__(self, epsilon=None, s=None, random_state=None, accountant=None):
+    def __init__(self, epsilon=1.0, s=None, random_state=None, accountant=None):
         self.epsilon = epsilon
         self.s = s
         self.random_state = random_state

@@ -294,7 +294,8 @@ class EpsilonGraph(_GraphTransformer):
     n_components_ : int
         Number of connected components of the graph of the fitted points
         (isolated points count as components). The clusterers handle each
-        component separately.
+        component separately; a :class:`DisconnectedGraphWarning` (with the
+        count and the fix) is emitted in :meth:`fit` when it is above 1.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Defined when ``X`` has string column names.
@@ -334,18 +335,23 @@ class EpsilonGraph(_GraphTransformer):
     Examples
     --------
     >>> import numpy as np
-    >>> from skdpgraph.graphs import EpsilonGraph
-    >>> X = np.array([[0.0], [0.5], [0.5], [3.0]])
-    >>> G = EpsilonGraph(radius=1.0).fit_transform(X)
+    >>> from skdpgraph.graphs import DisconnectedGraphWarning, EpsilonGraph
+    >>> X = np.array([[0.0], [0.5], [0.5], [3.0], [3.5]])
+    >>> G = EpsilonGraph(radius=1.0).fit_transform(X[:3])
     >>> G.toarray()
-    array([[0. , 0.5, 0.5, 0. ],
-           [0.5, 0. , 0. , 0. ],
-           [0.5, 0. , 0. , 0. ],
-           [0. , 0. , 0. , 0. ]])
+    array([[0. , 0.5, 0.5],
+           [0.5, 0. , 0. ],
+           [0.5, 0. , 0. ]])
     >>> G[[1], [2]]  # duplicates: an explicitly stored zero-weight edge
     array([0.])
-    >>> EpsilonGraph(radius=1.0).fit(X).n_components_
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     EpsilonGraph(radius=1.0).fit(X).n_components_
     2
+    >>> caught[0].category.__name__
+    'DisconnectedGraphWarning'
+
     """
 
     _parameter_constraints = {
@@ -461,7 +467,20 @@ class EpsilonGraph(_GraphTransformer):
         """
         X = self._fit(X)
         self.n_components_ = _n_components(self._graph(X))
+        self._warn_disconnected()
         return self
+
+    def _warn_disconnected(self):
+        if self.n_components_ is not None and self.n_components_ > 1:
+            warnings.warn(
+                f"The epsilon-graph (radius={self.radius:g}) has {self.n_components_} "
+                "connected components: the clusterers treat each component separately, "
+                f"so the clustering will have at least {self.n_components_} clusters. "
+                "Increase radius (the longest edge of the minimum spanning tree of the "
+                "points is the smallest radius that connects them), or build a k-nearest-"
+                "neighbours graph instead.",
+                DisconnectedGraphWarning, stacklevel=3,
+            )
 
     def transform(self, X):
         """Graph of distances from the rows of ``X`` to the fitted points.
@@ -501,6 +520,7 @@ class EpsilonGraph(_GraphTransformer):
         X = self._fit(X)
         G = self._graph(X)
         self.n_components_ = _n_components(G)
+        self._warn_disconnected()
         return G
 
 
@@ -720,7 +740,9 @@ class HomogeneousGraph(_GraphTransformer):
             warnings.warn(
                 f"The homogeneous graph has {self.n_components_} connected components "
                 f"(w_min={self.w_min}, w_max={self.w_max}); the clusterers treat each "
-                "component separately, so no cluster will span two of them.",
+                "component separately, so no cluster will span two of them. To connect "
+                "it, widen the band (a larger w_max keeps longer edges inside clusters) "
+                "or rescale X so that the distances of interest lie in (w_min, w_max).",
                 DisconnectedGraphWarning,
                 stacklevel=3,
             )

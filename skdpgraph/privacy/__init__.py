@@ -3,7 +3,8 @@
 * Calibrations: the only place where a neighbourhood becomes a sensitivity
   and a budget becomes a noise scale or a per-step budget
   (:func:`release_sensitivity`, :func:`laplace_scale`,
-  :func:`gaussian_sigma`, :func:`pamst_step_epsilon`, ...).
+  :func:`gaussian_sigma`, :func:`pamst_step_epsilon`, ...), and the budget
+  from which a tree release carries signal (:func:`signal_epsilon`).
 * Composition and accounting: :class:`BudgetAccountant`, the zCDP
   conversions, :func:`plan_tree_release`.
 * Public weight bounds: :func:`check_weight_bounds`,
@@ -16,12 +17,13 @@ from ._accounting import (BudgetAccountant, BudgetError, DetachedAccountantError
                           approx_dp_to_zcdp, charge, exponential_mechanism_epsilon,
                           exponential_mechanism_zcdp, gaussian_zcdp, pure_to_zcdp,
                           zcdp_to_approx_dp)
-from ._bounds import (PrivacyLeakWarning, check_weight_bounds, clip_to_bounds,
+from ._bounds import (NoiseDominatesWarning, PrivacyLeakWarning, check_weight_bounds, clip_to_bounds,
                       data_weight_bounds, normalize_weights, warn_out_of_bounds)
-from ._calibration import (INPUT_NOISES, edge_flip_epsilon, edge_flip_s,
-                           exponential_tree_scale, gaussian_sigma, input_perturbation_scale,
-                           laplace_mst_scale, laplace_scale, noisy_max_prim_scale,
-                           pamst_step_epsilon, release_sensitivity, resolve_budget,
+from ._calibration import (INPUT_NOISES, TREE_NOISE_MECHANISMS, edge_flip_epsilon,
+                           edge_flip_s, exponential_tree_scale, gaussian_sigma,
+                           input_perturbation_scale, laplace_mst_scale, laplace_scale,
+                           noisy_max_prim_scale, pamst_step_epsilon, release_sensitivity,
+                           resolve_budget, signal_epsilon, tree_release_noise,
                            weight_release_noise)
 from ._composition import BudgetPlan, plan_tree_release
 from ._noise import (MAX_SCALE, MIN_SCALE, GridRelease, discrete_gaussian, discrete_laplace,
@@ -36,6 +38,7 @@ __all__ = [
     "DetachedAccountantError",
     "charge",
     "PrivacyLeakWarning",
+    "NoiseDominatesWarning",
     "pure_to_zcdp",
     "exponential_mechanism_zcdp",
     "exponential_mechanism_epsilon",
@@ -61,6 +64,9 @@ __all__ = [
     "noisy_max_prim_scale",
     "laplace_mst_scale",
     "weight_release_noise",
+    "TREE_NOISE_MECHANISMS",
+    "tree_release_noise",
+    "signal_epsilon",
     "edge_flip_epsilon",
     "edge_flip_s",
     "check_weight_bounds",

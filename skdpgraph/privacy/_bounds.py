@@ -11,12 +11,19 @@ import warnings
 
 import numpy as np
 
+# Defined with the plumbing (the graph gateway warns with it too) and
+# documented and exported here, its home.
+from ..utils._validation import PrivacyLeakWarning
 
-class PrivacyLeakWarning(UserWarning):
-    """A computation reads private data in a way the guarantee does not cover.
 
-    Emitted, as in diffprivlib, for example when normalisation bounds are
-    computed from the private weights because no public bounds were given.
+class NoiseDominatesWarning(UserWarning):
+    """A release is so noisy that its output is about what pure noise gives.
+
+    Emitted by :class:`~skdpgraph.cluster.PrivateMSTClustering` when the
+    noise scale of the chosen tree mechanism at the given ``epsilon``
+    exceeds the public weight range (:func:`signal_epsilon`); the message
+    gives the ``epsilon`` from which the mechanism carries signal. The test
+    reads public parameters only, so the warning reveals nothing private.
     """
 
 

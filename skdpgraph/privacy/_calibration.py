@@ -27,7 +27,7 @@ import numpy as np
 from scipy.special import expit
 
 from ..utils import check_real
-from ._accounting import approx_dp_to_zcdp
+from ._accounting import approx_dp_to_zcdp, zcdp_to_approx_dp
 from ._validation import (
     check_delta,
     check_epsilon,
@@ -351,3 +351,143 @@ def edge_flip_s(epsilon):
     while s < 1.0 and edge_flip_epsilon(s) > epsilon:
         s = float(np.nextafter(s, 1.0))
     return s
+
+
+#: Tree mechanisms whose noise :func:`tree_release_noise` knows, by their
+#: name in :data:`skdpgraph.tree.TREE_MECHANISMS`.
+TREE_NOISE_MECHANISMS = ("laplace", "pamst", "noisy_max_prim", "input_perturbation",
+                         "exponential")
+
+
+def tree_release_noise(mechanism, *, sensitivity, neighborhood, n_tree_edges, n_edges,
+                       epsilon=None, rho=None, tree_share=0.5):
+    """Largest noise scale, in weight units, of a PTClust release with a tree mechanism.
+
+    A spanning-tree release of ``PrivateMSTClustering`` has one or two noisy
+    parts, each with a scale in the units of the weights: the tree (a
+    Laplace scale for Laplace-MST; the Gumbel scale ``b`` of the
+    exponential-mechanism steps ``P(e) ~ exp(-w(e) / b)``, or ``1 / c`` for
+    the exponential mechanism over trees) and, for topology mechanisms, the
+    Weight-Release (Laplace scale or Gaussian standard deviation). This
+    returns the larger one. It reads public parameters only.
+
+    Parameters
+    ----------
+    mechanism : {"laplace", "pamst", "noisy_max_prim", "input_perturbation", "exponential"}
+        A tree mechanism of :data:`skdpgraph.tree.TREE_MECHANISMS` (the
+        Gumbel input perturbation for ``"input_perturbation"``).
+    sensitivity : float
+        ``mu``.
+    neighborhood : {"l1", "linf"}
+    n_tree_edges : int
+        ``|V|`` minus the number of connected components (``|V| - 1`` is a
+        public upper bound).
+    n_edges : int
+        ``|E|``.
+    epsilon : float, default=None
+        Pure budget of the whole release (sequential composition).
+    rho : float, default=None
+        zCDP budget of the whole release, instead of ``epsilon``.
+        ``"laplace"`` is pure and needs ``epsilon``.
+    tree_share : float in (0, 1), default=0.5
+        Share of the budget spent on the tree (topology mechanisms).
+
+    Returns
+    -------
+    float
+        The largest of the noise scales.
+
+    Examples
+    --------
+    >>> from skdpgraph.privacy import tree_release_noise
+    >>> tree_release_noise("laplace", sensitivity=0.1, neighborhood="l1",
+    ...                    n_tree_edges=99, n_edges=2309, epsilon=1.0)
+    0.1
+    >>> round(tree_release_noise("pamst", sensitivity=0.1, neighborhood="l1",
+    ...                          n_tree_edges=99, n_edges=2309, epsilon=1.0), 1)
+    39.6
+    """
+    if mechanism not in TREE_NOISE_MECHANISMS:
+        raise ValueError(f"mechanism must be one of {TREE_NOISE_MECHANISMS}; got {mechanism!r}.")
+    mu = check_sensitivity(sensitivity)
+    check_neighborhood(neighborhood)
+    k = max(int(n_tree_edges), 1)
+    if mechanism == "laplace":
+        if epsilon is None:
+            raise ValueError("Laplace-MST is calibrated by epsilon (pure DP).")
+        return laplace_mst_scale(max(int(n_edges), 1), mu, neighborhood, epsilon)
+    share = check_real(tree_share, "tree_share", low=0.0, high=1.0, low_open=True,
+                       high_open=True)
+    epsilon, rho = resolve_budget(epsilon, None, rho, owner="tree_release_noise")
+    if rho is None:
+        tree_eps, tree_rho = share * epsilon, None
+        weights = weight_release_noise(k, mu, neighborhood, epsilon=(1 - share) * epsilon)
+    else:
+        tree_eps, tree_rho = None, share * rho
+        weights = weight_release_noise(k, mu, neighborhood, rho=(1 - share) * rho,
+                                       mechanism="gaussian")
+    if mechanism == "exponential":
+        eps_t = tree_eps if tree_rho is None else math.sqrt(8.0 * tree_rho)
+        tree = 1.0 / exponential_tree_scale(eps_t, mu, neighborhood, k)
+    else:
+        tree = 2.0 * mu / pamst_step_epsilon(k, tree_eps, tree_rho)
+    return max(tree, weights)
+
+
+def signal_epsilon(mechanism, *, weight_range, sensitivity, neighborhood, n_tree_edges,
+                   n_edges, accounting="pure", delta=None, tree_share=0.5):
+    """Smallest budget at which a tree release's noise is within the weight range.
+
+    Below it, the noise scale of :func:`tree_release_noise` exceeds
+    ``weight_range`` (the width ``high - low`` of the public weight bounds):
+    the noise then swamps every difference between weights, the released
+    tree is close to a uniformly random one (or its weights to noise) and
+    DBMSTClu's clusters are about what pure noise gives. It is a necessary
+    condition for a useful release, not a sufficient one: on the UAI moons
+    the median ARI reaches 0.9 at 10 to 25 times this budget
+    (``docs/private_trees.md``). Computed from public parameters only.
+
+    Every noise scale is proportional to ``1 / epsilon`` under pure
+    accounting and to ``1 / sqrt(rho)`` under zCDP, so the threshold is in
+    closed form: ``epsilon* = epsilon * scale(epsilon) / range``, or
+    ``rho* = rho * (scale(rho) / range)**2`` converted to
+    ``(epsilon*, delta)``-DP with :func:`zcdp_to_approx_dp`.
+
+    Parameters
+    ----------
+    mechanism : str
+        As for :func:`tree_release_noise`.
+    weight_range : float
+        ``high - low`` of the public weight bounds (> 0).
+    sensitivity, neighborhood, n_tree_edges, n_edges, tree_share
+        As for :func:`tree_release_noise`.
+    accounting : {"pure", "zcdp"}, default="pure"
+    delta : float, default=None
+        Needed with ``accounting="zcdp"`` (except for ``"laplace"``, which
+        runs as a pure mechanism).
+
+    Returns
+    -------
+    float
+        ``epsilon*`` (pure) or the ``epsilon`` of ``(epsilon*, delta)``-DP.
+
+    Examples
+    --------
+    >>> from skdpgraph.privacy import signal_epsilon
+    >>> common = dict(weight_range=1.0, sensitivity=0.1, neighborhood="l1",
+    ...               n_tree_edges=99, n_edges=2309)
+    >>> round(signal_epsilon("pamst", **common), 1)
+    39.6
+    >>> round(signal_epsilon("laplace", **common), 2)
+    0.1
+    """
+    weight_range = check_real(weight_range, "weight_range", low=0.0, low_open=True)
+    kwargs = dict(sensitivity=sensitivity, neighborhood=neighborhood,
+                  n_tree_edges=n_tree_edges, n_edges=n_edges, tree_share=tree_share)
+    if accounting == "pure" or mechanism == "laplace":
+        return tree_release_noise(mechanism, epsilon=1.0, **kwargs) / weight_range
+    if accounting != "zcdp":
+        raise ValueError(f"accounting must be 'pure' or 'zcdp'; got {accounting!r}.")
+    delta = check_delta(delta)
+    rho = (tree_release_noise(mechanism, rho=1.0, **kwargs) / weight_range) ** 2
+    return zcdp_to_approx_dp(rho, delta)

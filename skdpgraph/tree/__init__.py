@@ -5,7 +5,8 @@
   :mod:`skdpgraph.tree` 's registry, :data:`TREE_MECHANISMS`):
   :func:`pamst`, :func:`laplace_mst`, :func:`exponential_tree`,
   :func:`input_perturbation_tree`, :func:`noisy_max_prim_tree`; and
-  :func:`release_tree_weights` (Weight-Release) for a released topology.
+  :func:`release_tree_weights` (Weight-Release) for a released topology;
+  :func:`choose_tree_mechanism`, the rule behind ``tree_mechanism="auto"``.
 * :func:`sample_weighted_ust`: the exact weighted uniform spanning tree
   sampler behind :func:`exponential_tree`.
 """
@@ -20,6 +21,7 @@ from ._pamst import pamst
 from ._registry import (
                         TREE_MECHANISMS,
                         TreeMechanism,
+                        choose_tree_mechanism,
                         get_tree_mechanism,
                         register_tree_mechanism,
                         release_private_tree,
@@ -42,6 +44,7 @@ __all__ = [
     "TREE_MECHANISMS",
     "TreeMechanism",
     "get_tree_mechanism",
+    "choose_tree_mechanism",
     "register_tree_mechanism",
     "release_private_tree",
     "sample_weighted_ust",

@@ -4,7 +4,8 @@ scalar checks and randomness. Imports nothing else of skdpgraph.
 The gateway is :func:`check_graph` (weighted graphs of distances) and
 :func:`check_adjacency` (unweighted topologies, for the edge-DP route); every
 estimator and function of the library validates its graph input with one
-of them.
+of them. What a weight means (a distance, or a similarity to convert) is
+said with ``weight_kind`` (:func:`similarity_to_distance`).
 """
 
 from ._config import (DenseMemoryError, check_dense_memory, config_context, get_config,
@@ -23,6 +24,8 @@ from ._sparse import (
                       weight_range,
 )
 from ._validation import check_int, check_real
+from ._weights import (SIMILARITY_CONVERSIONS, WEIGHT_KINDS, WeightMeaningWarning,
+                       check_weight_kind, similarity_to_distance)
 
 __all__ = [
     "get_config",
@@ -47,4 +50,9 @@ __all__ = [
     "secure_generator",
     "check_int",
     "check_real",
+    "WEIGHT_KINDS",
+    "SIMILARITY_CONVERSIONS",
+    "WeightMeaningWarning",
+    "check_weight_kind",
+    "similarity_to_distance",
 ]

@@ -10,8 +10,14 @@ which returns either
   duplicates, no diagonal; every stored entry is an edge, and an explicitly
   stored zero is an edge of weight 0.
 
-Weights are distances: small means close. The caller's data is never
-modified.
+Weights are distances: small means close. A graph of similarities (large
+means close: counts, kernels) is converted by a decreasing map when the
+caller says so with ``weight_kind="similarity"`` (see
+:func:`skdpgraph.utils.similarity_to_distance`); when the caller says
+nothing (``weight_kind=None``) the weights are read as distances and a
+:class:`WeightMeaningWarning` is emitted if they look like similarities
+(integer counts in a networkx graph, a dense matrix with a dominant positive
+diagonal such as an RBF kernel). The caller's data is never modified.
 
 :func:`check_adjacency` is the gateway of the edge-DP route: an unweighted
 topology, where a dense array is an adjacency matrix (its nonzero entries are
@@ -19,6 +25,7 @@ the edges), not a complete graph of distances.
 """
 
 import sys
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
@@ -27,6 +34,8 @@ from sklearn.utils import check_array
 
 from ._config import check_dense_memory
 from ._sparse import edges_to_csr, graph_edges, index_dtype
+from ._weights import (check_weight_kind, looks_like_counts, looks_like_kernel,
+                       similarity_to_distance, warn_counts, WeightMeaningWarning)
 
 #: Relative tolerance on ``|A - A.T|`` below which a matrix counts as symmetric.
 SYMMETRY_RTOL = 1e-8
@@ -173,7 +182,7 @@ def _raise_structural_asymmetry(G, what):
     )
 
 
-def check_graph(X, metric="precomputed", metric_params=None, *, what="X"):
+def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight_kind=None):
     """Validate any accepted graph input and return its canonical form.
 
     Parameters
@@ -196,6 +205,16 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X"):
         Extra keyword arguments for the metric.
     what : str, default="X"
         Name of the input used in error messages.
+    weight_kind : {"distance", "similarity"} or None, default=None
+        What the weights of a graph (precomputed array or networkx graph)
+        mean. ``"similarity"``: they are converted into distances with
+        ``1 / w`` (:func:`similarity_to_distance`; the diagonal of a dense
+        matrix is ignored). ``"distance"``: used as they are. ``None``: used
+        as distances, with a :class:`WeightMeaningWarning` when they look
+        like similarities (integer counts in a networkx graph; a dense
+        matrix whose positive diagonal is the largest entry of each row, as
+        in a kernel). Feature matrices (any other ``metric``) give distances
+        and ignore it.
 
     Returns
     -------
@@ -210,11 +229,15 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X"):
         For non-square, asymmetric (the message says by how much), negative,
         NaN or infinite weights, 1-D input, or fewer than 2 nodes.
     """
+    check_weight_kind(weight_kind)
     if _is_networkx_graph(X):
-        return from_networkx(X)
+        return from_networkx(X, weight_kind=weight_kind)
     if metric == "precomputed":
         if sp.issparse(X):
-            return _canonical_sparse(X, what)
+            G = _canonical_sparse(X, what)
+            if weight_kind == "similarity":
+                G.data = similarity_to_distance(G.data, stacklevel=3)
+            return G
         if isinstance(X, (str, bytes)):
             raise TypeError(f"{what} must be an array or a sparse matrix; got {type(X).__name__}.")
         arr = _as_real_array(X, what)
@@ -226,7 +249,22 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X"):
                 f"{what} must be 2-D; got an array with {arr.ndim} dimension(s). "
                 "Reshape your data: a precomputed graph is a square (n, n) matrix."
             )
-        return _canonical_dense(arr, what)
+        if (weight_kind is None and arr.shape[0] == arr.shape[1]
+                and looks_like_kernel(np.asarray(arr, dtype=np.float64))):
+            warnings.warn(
+                f"{what} looks like a similarity (kernel) matrix, not distances: its "
+                "diagonal is positive and the largest entry of every row, whereas a "
+                "point is at distance 0 from itself. It is read as distances (small = "
+                "close), which reverses every cluster. Pass weight_kind='similarity' "
+                "(or convert with skdpgraph.graphs.SimilarityToDistance), or "
+                "weight_kind='distance' to silence this warning.",
+                WeightMeaningWarning, stacklevel=3,
+            )
+        G = _canonical_dense(arr, what)
+        if weight_kind == "similarity":
+            off = ~np.eye(G.shape[0], dtype=bool)
+            G[off] = similarity_to_distance(G[off], stacklevel=3)
+        return G
     if isinstance(X, (str, bytes)):
         raise TypeError(f"{what} must be an array-like; got {type(X).__name__}.")
     if sp.issparse(X):
@@ -324,26 +362,52 @@ def _is_networkx_graph(X):
     return nx is not None and isinstance(X, nx.Graph)
 
 
-def from_networkx(G, weight="weight", nodelist=None, default=1.0):
-    """Canonical sparse graph from a networkx graph.
+def from_networkx(G, weight="weight", nodelist=None, default=1.0, *, weight_kind=None,
+                  conversion="inverse", max_similarity=None):
+    """Canonical sparse graph of distances from a networkx graph.
 
     Parameters
     ----------
     G : networkx.Graph
         Undirected graph. Directed graphs and multigraphs are refused.
     weight : str or None, default="weight"
-        Edge attribute holding the weight (a distance). ``None`` gives every
-        edge the weight ``default``.
+        Edge attribute holding the weight. ``None`` gives every edge the
+        weight ``default``.
     nodelist : list, default=None
         Node order of the rows; ``list(G.nodes)`` by default.
     default : float, default=1.0
-        Weight of edges without the attribute.
+        Weight of edges without the attribute (before any conversion).
+    weight_kind : {"distance", "similarity"} or None, default=None
+        What the attribute means. ``"distance"``: small = close, used as
+        is. ``"similarity"``: large = close (counts, affinities), converted
+        into distances with ``conversion``. ``None`` (the default, kept for
+        backward compatibility): read as distances, with a
+        :class:`WeightMeaningWarning` when the values look like counts
+        (integers >= 1, not all equal), as networkx's own weighted examples
+        (karate club interaction counts, Les Miserables co-occurrences) are.
+    conversion : {"inverse", "max_minus", "neg_log"}, default="inverse"
+        Similarity-to-distance map (:func:`similarity_to_distance`):
+        ``1 / w``, ``max - w`` or ``-log(w / max)``.
+    max_similarity : float, default=None
+        Public ``max`` of ``"max_minus"`` and ``"neg_log"``; ``None`` reads
+        it from the weights with a
+        :class:`~skdpgraph.privacy.PrivacyLeakWarning`.
 
     Returns
     -------
     graph : scipy.sparse.csr_array of shape (n, n)
         Row ``i`` is node ``nodelist[i]``. Self-loops are dropped; a weight of
         0 is kept as a zero-weight edge.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from skdpgraph.utils import from_networkx
+    >>> G = nx.Graph([("a", "b", {"weight": 4}), ("b", "c", {"weight": 1})])
+    >>> from_networkx(G, weight_kind="similarity").toarray()
+    array([[0.  , 0.25, 0.  ],
+           [0.25, 0.  , 1.  ],
+           [0.  , 1.  , 0.  ]])
     """
     import networkx as nx
 
@@ -390,6 +454,12 @@ def from_networkx(G, weight="weight", nodelist=None, default=1.0):
         k += 1
     u, v, w = u[:k], v[:k], w[:k]
     _check_weights(w, "the graph")
+    check_weight_kind(weight_kind)
+    if weight_kind == "similarity":
+        w = similarity_to_distance(w, conversion, max_similarity=max_similarity,
+                                   stacklevel=3)
+    elif weight_kind is None and weight is not None and looks_like_counts(w):
+        warn_counts(w, weight, stacklevel=3)
     return edges_to_csr(u, v, w, len(nodes))
 
 
@@ -446,10 +516,18 @@ def _validate_array(X, what):
     )
 
 
-def _adjacency_from_validated(X, weighted, what):
+def _adjacency_from_validated(X, weighted, what, weight_kind=None):
     if _is_networkx_graph(X):
-        graph = from_networkx(X)  # refuses directed graphs and multigraphs
+        # Refuses directed graphs and multigraphs (and negative weights).
+        graph = from_networkx(X, weight_kind=weight_kind if weighted else "distance")
     else:
+        if X.ndim != 2 or X.shape[0] != X.shape[1]:
+            raise ValueError(
+                f"{what} must be a square adjacency matrix (n_nodes, n_nodes) of an "
+                f"undirected graph; got shape {X.shape}. To cluster feature vectors, "
+                "build a graph of them first, for example with "
+                "sklearn.neighbors.kneighbors_graph or skdpgraph.graphs.EpsilonGraph."
+            )
         values = X.data if sp.issparse(X) else X
         if values.size and values.dtype.kind in "if" and values.min() < 0:
             # scikit-learn's wording ("Negative values in data") on purpose.
@@ -459,7 +537,8 @@ def _adjacency_from_validated(X, weighted, what):
                 "(or non-negative weights, which are ignored); negative entries "
                 "have no meaning."
             )
-        graph = check_graph(X, metric="precomputed", what=what)
+        graph = check_graph(X, metric="precomputed", what=what,
+                            weight_kind=weight_kind if weighted else "distance")
         if not sp.issparse(graph):
             # check_graph symmetrised the array; its nonzero pattern is symmetric.
             u, v = np.nonzero(np.triu(graph, k=1))
@@ -474,7 +553,7 @@ def _adjacency_from_validated(X, weighted, what):
     return out
 
 
-def check_adjacency(X, *, weighted=False, what="X"):
+def check_adjacency(X, *, weighted=False, what="X", weight_kind=None):
     """Validate an undirected graph given as an adjacency and return it sparse.
 
     Parameters
@@ -498,6 +577,9 @@ def check_adjacency(X, *, weighted=False, what="X"):
         1.0).
     what : str, default="X"
         Name used in error messages.
+    weight_kind : {"distance", "similarity"} or None, default=None
+        With ``weighted=True``, what the weights mean (see
+        :func:`check_graph`); ignored otherwise.
 
     Returns
     -------
@@ -522,4 +604,4 @@ def check_adjacency(X, *, weighted=False, what="X"):
            [1., 0., 0.],
            [0., 0., 0.]])
     """
-    return _adjacency_from_validated(_validate_array(X, what), weighted, what)
+    return _adjacency_from_validated(_validate_array(X, what), weighted, what, weight_kind)

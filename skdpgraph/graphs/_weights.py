@@ -1,0 +1,289 @@
+"""Transformers that give a graph's weights a meaning DBMSTClu can use.
+
+* :class:`SimilarityToDistance`: a graph of similarities (counts, a kernel)
+  into a graph of distances, by a documented decreasing map.
+* :class:`StructuralDistance`: an unweighted graph into a graph of
+  structural distances, ``1 - `` the Jaccard or cosine similarity of the
+  closed neighbourhoods of the two ends of each edge.
+
+Both take a precomputed graph (a square dense or sparse matrix) and return
+the same graph (same edges) with new weights, so they sit in a Pipeline in
+front of a clusterer with ``metric="precomputed"``.
+"""
+
+from numbers import Real
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ..utils import check_adjacency, similarity_to_distance
+
+#: Block size (entries of A @ A) of the structural-distance product.
+_BLOCK_NNZ = 1 << 22
+
+
+class _GraphWeightTransformer(TransformerMixin, BaseEstimator):
+    """Square graph in, same graph with new weights out; fitting stores the size."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = True
+        tags.input_tags.sparse = True
+        tags.input_tags.positive_only = True
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        tags.requires_fit = False
+        return tags
+
+    #: Whether transform takes a rectangular block (rows = queries).
+    _row_wise = False
+
+    def _validate(self, X, reset):
+        X = validate_data(self, X, reset=reset, accept_sparse=["csr", "csc", "coo"],
+                          dtype=np.float64, ensure_min_samples=2 if reset else 1)
+        values = X.data if sp.issparse(X) else X
+        if values.size and values.min() < 0:
+            # scikit-learn's wording ("Negative values in data") on purpose.
+            raise ValueError(
+                f"Negative values in data passed to {type(self).__name__}: graph weights "
+                f"must be >= 0; the smallest is {values.min():g}."
+            )
+        if (reset or not self._row_wise) and X.shape[0] != X.shape[1]:
+            raise ValueError(
+                f"X must be a square graph (n_nodes, n_nodes); got shape {X.shape}. "
+                f"{type(self).__name__} maps the weights of a graph: build one first "
+                "(e.g. with skdpgraph.graphs.EpsilonGraph or "
+                "sklearn.neighbors.kneighbors_graph)."
+            )
+        return X
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Check ``X``; nothing is learnt (the map is fixed by the parameters).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_nodes, n_nodes)
+        y : Ignored
+
+        Returns
+        -------
+        self
+        """
+        self._validate(X, reset=True)
+        return self
+
+    def transform(self, X):
+        """The graph ``X`` with converted weights.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_nodes, n_nodes)
+
+        Returns
+        -------
+        graph : ndarray or scipy.sparse.csr_array of shape (n_nodes, n_nodes)
+        """
+        check_is_fitted(self)
+        return self._transform(self._validate(X, reset=False))
+
+
+class SimilarityToDistance(_GraphWeightTransformer):
+    """Turn a graph of similarities into a graph of distances.
+
+    The library's clusterers read weights as distances (small = close).
+    Counts, affinities and kernels are similarities (large = close); this
+    transformer maps each weight ``s`` with a decreasing map
+    (:func:`skdpgraph.utils.similarity_to_distance`):
+
+    * ``"inverse"``: ``1 / s``;
+    * ``"max_minus"``: ``max - s``;
+    * ``"neg_log"``: ``-log(s / max)``.
+
+    The map is applied entry by entry: a sparse graph keeps its edges (its
+    stored entries), a dense matrix is a complete graph of similarities. The
+    diagonal (self-similarities) is mapped too and means nothing to the
+    clusterers, which ignore it. :meth:`fit` takes a square graph;
+    :meth:`transform` also takes rows of similarities to the fitted nodes,
+    ``(n_queries, n_nodes)``.
+
+    **Privacy.** The map is applied entry by entry, so under weight-DP it is
+    post-processing of nothing: it changes what the sensitivity means.
+    ``"max_minus"`` with a public ``max_similarity`` is 1-Lipschitz and keeps
+    a sensitivity stated for the similarities; ``"inverse"`` and
+    ``"neg_log"`` are not Lipschitz near 0, so the sensitivity must then be
+    stated for the distances. A ``max`` read from the private similarities
+    (``max_similarity=None``) leaks and is announced by a
+    :class:`~skdpgraph.privacy.PrivacyLeakWarning`.
+
+    Parameters
+    ----------
+    conversion : {"inverse", "max_minus", "neg_log"}, default="inverse"
+    max_similarity : float > 0, default=None
+        Public ``max`` of ``"max_minus"`` and ``"neg_log"``; larger
+        similarities are clipped to it. ``None``: the largest similarity of
+        the graph given to :meth:`transform`, with a ``PrivacyLeakWarning``.
+
+    Attributes
+    ----------
+    n_features_in_ : int
+        Number of nodes of the graph seen in :meth:`fit`.
+
+    See Also
+    --------
+    skdpgraph.utils.similarity_to_distance : the map.
+    skdpgraph.from_networkx : the same with ``weight_kind="similarity"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.metrics.pairwise import rbf_kernel
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from skdpgraph.cluster import DBMSTClu
+    >>> from skdpgraph.graphs import SimilarityToDistance
+    >>> X = np.array([[0.0], [0.1], [0.2], [3.0], [3.1], [3.3]])
+    >>> K = rbf_kernel(X, gamma=0.5)                  # similarities, ones on the diagonal
+    >>> model = make_pipeline(SimilarityToDistance(conversion="neg_log", max_similarity=1.0),
+    ...                       DBMSTClu(metric="precomputed"))
+    >>> model.fit_predict(K)
+    array([0, 0, 0, 1, 1, 1])
+    """
+
+    _parameter_constraints = {
+        "conversion": [StrOptions({"inverse", "max_minus", "neg_log"})],
+        "max_similarity": [Interval(Real, 0, None, closed="neither"), None],
+    }
+
+    def __init__(self, conversion="inverse", *, max_similarity=None):
+        self.conversion = conversion
+        self.max_similarity = max_similarity
+
+    _row_wise = True
+
+    def _transform(self, X):
+        kw = dict(conversion=self.conversion, max_similarity=self.max_similarity,
+                  stacklevel=4)
+        if sp.issparse(X):
+            G = sp.csr_array(X, copy=True)
+            G.sum_duplicates()
+            G.data = similarity_to_distance(G.data, **kw)
+            return G
+        return similarity_to_distance(X, **kw)
+
+
+def structural_distance_data(A, similarity="jaccard"):
+    """``1 - sim(N[u], N[v])`` for every stored entry of a canonical binary ``A``.
+
+    ``N[u]`` is the closed neighbourhood of ``u``. For adjacent ``u``,
+    ``v``: ``|N[u] & N[v]| = c + 2`` with ``c`` their common neighbours,
+    ``|N[u]| = deg(u) + 1``. ``c`` comes from the masked product
+    ``(A @ A) * A`` over row blocks (memory bounded by the block size; time
+    O(sum of degree**2) at worst). Returned aligned with ``A.data``.
+    """
+    n = A.shape[0]
+    deg = np.diff(A.indptr).astype(np.float64)
+    common = np.empty(A.nnz, dtype=np.float64)
+    work = np.asarray(A @ deg)
+    cum = np.cumsum(work)
+    start = 0
+    while start < n:
+        base = cum[start - 1] if start else 0.0
+        stop = int(np.searchsorted(cum, base + _BLOCK_NNZ, side="right"))
+        stop = min(max(stop, start + 1), n)
+        block = A[start:stop]
+        # block + (block @ A) masked by block: the structure of block, values
+        # 1 + (number of common neighbours).
+        counted = sp.csr_array(block + (block @ A).multiply(block))
+        counted.sort_indices()
+        common[A.indptr[start]:A.indptr[stop]] = counted.data - 1.0
+        start = stop
+    rows = np.repeat(np.arange(n), np.diff(A.indptr))
+    cols = A.indices
+    inter = common + 2.0
+    du, dv = deg[rows] + 1.0, deg[cols] + 1.0
+    if similarity == "jaccard":
+        sim = inter / (du + dv - inter)
+    else:
+        sim = inter / np.sqrt(du * dv)
+    return np.clip(1.0 - sim, 0.0, 1.0)
+
+
+class StructuralDistance(_GraphWeightTransformer):
+    """Weight the edges of an unweighted graph by how little their ends share.
+
+    DBMSTClu cuts a spanning tree by its weights; on an unweighted graph all
+    weights are equal and it has nothing to cut on. This transformer gives
+    every edge ``{u, v}`` the distance ``1 - sim(N[u], N[v])``, where
+    ``N[u] = N(u) + {u}`` is the closed neighbourhood and ``sim`` is
+
+    * ``"jaccard"``: ``|N[u] & N[v]| / |N[u] | N[v]|``, or
+    * ``"cosine"``: ``|N[u] & N[v]| / sqrt(|N[u]| |N[v]|)`` (SCAN's
+      structural similarity, Xu et al. 2007).
+
+    Edges inside a dense community share many neighbours (small distance);
+    bridges between communities share few (distance near 1). Only the stored
+    edges get a weight (the output has the input's edges, no new ones), and
+    the weights of the input are ignored (every stored entry, an explicit
+    zero included, is an edge of a sparse input; every nonzero off-diagonal
+    entry of a dense one).
+
+    Computed with one masked sparse product ``(A @ A) * A`` in row blocks:
+    time O(sum over nodes of degree**2) at worst, memory O(|E|) plus a
+    bounded block.
+
+    **Privacy.** The distances are a function of the topology alone. Under
+    weight-DP the topology is public, so they are public too: the weight-DP
+    guarantee then protects nothing (there are no private weights left),
+    and using them is free. Under edge-DP, applied to the output of
+    :class:`~skdpgraph.edge_dp.EdgeFlipPerturbation`, they are
+    post-processing of the release and keep its guarantee; applied to the
+    private graph itself they are not private.
+
+    Parameters
+    ----------
+    similarity : {"jaccard", "cosine"}, default="jaccard"
+
+    Attributes
+    ----------
+    n_features_in_ : int
+        Number of nodes of the graph seen in :meth:`fit`.
+
+    See Also
+    --------
+    skdpgraph.cluster.structural_similarity : SCAN's similarity.
+    skdpgraph.cluster.DBMSTClu : the clusterer it prepares graphs for.
+
+    References
+    ----------
+    X. Xu, N. Yuruk, Z. Feng and T. A. J. Schweiger, "SCAN: a structural
+    clustering algorithm for networks", KDD 2007.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from skdpgraph.cluster import DBMSTClu
+    >>> from skdpgraph.graphs import StructuralDistance
+    >>> G = nx.connected_caveman_graph(3, 5)      # 3 groups of 5, joined in a ring
+    >>> A = nx.to_scipy_sparse_array(G, nodelist=range(15))
+    >>> StructuralDistance().fit_transform(A)[[1, 0], [2, 14]].round(3)  # inside, between
+    array([0.2  , 0.778])
+    >>> make_pipeline(StructuralDistance(), DBMSTClu(metric="precomputed")).fit_predict(A)
+    array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2])
+    """
+
+    _parameter_constraints = {
+        "similarity": [StrOptions({"jaccard", "cosine"})],
+    }
+
+    def __init__(self, similarity="jaccard"):
+        self.similarity = similarity
+
+    def _transform(self, X):
+        A = check_adjacency(X)
+        d = structural_distance_data(A, self.similarity)
+        out = sp.csr_array((d, A.indices.copy(), A.indptr.copy()), shape=A.shape)
+        out.has_sorted_indices = True
+        return out
