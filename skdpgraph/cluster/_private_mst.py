@@ -29,8 +29,9 @@ from sklearn.utils.validation import (
 )
 
 from ..privacy import (TREE_NOISE_MECHANISMS, NoiseDominatesWarning, approx_dp_to_zcdp, charge,
-                       check_weight_bounds, data_weight_bounds, pamst_step_epsilon,
-                       plan_tree_release, signal_epsilon, tree_release_noise)
+                       check_epsilon, check_sensitivity, check_weight_bounds,
+                       data_weight_bounds, pamst_step_epsilon, plan_tree_release,
+                       signal_epsilon, tree_release_noise)
 from ..tree import choose_tree_mechanism, get_tree_mechanism, release_private_tree
 from ..tree._weight_release import clip_graph_weights
 from ..utils import check_graph, check_random_state, weight_range
@@ -109,6 +110,8 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
     """
     if tree_mechanism != "auto":
         get_tree_mechanism(tree_mechanism)  # refuse an unknown name before anything else
+    epsilon = check_epsilon(epsilon)
+    sensitivity = check_sensitivity(sensitivity)
     if accounting == "zcdp" and delta is None:
         raise ValueError("accounting='zcdp' needs delta, a number in (0, 1).")
     if accounting == "pure" and delta is not None:
