@@ -223,3 +223,11 @@ def test_homogeneity_verdict_does_not_depend_on_the_scale(scale):
         b = check_homogeneity(edges_to_csr(u, v, w * scale, 4), labels)
         assert np.array_equal(a.weak, b.weak)
         assert np.array_equal(a.strong, b.strong)
+
+
+def test_estimators_take_fractions_as_floats():
+    X = np.random.default_rng(0).random((20, 2))
+    model = PrivateMSTClustering(epsilon=Fraction(1, 2), sensitivity=Fraction(1, 10),
+                                 weight_bounds=(0, 2), random_state=0).fit(X)
+    assert model.epsilon_spent_ == 0.5
+    assert EpsilonGraph(radius=Fraction(1, 2)).fit_transform(X).nnz > 0

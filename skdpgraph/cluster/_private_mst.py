@@ -36,6 +36,7 @@ from ..tree import choose_tree_mechanism, get_tree_mechanism, release_private_tr
 from ..tree._weight_release import clip_graph_weights
 from ..utils import check_graph, check_random_state, weight_range
 from ..utils._graph import _is_networkx_graph
+from ..utils._validation import RealParametersMixin
 from ._base import set_dbmstclu_attributes, warn_if_constant_weights
 from ._dbmstclu import _n_features, dbmstclu
 
@@ -194,7 +195,7 @@ def _warn_if_noise_dominates(mechanism, epsilon, bounds, *, sensitivity, neighbo
     )
 
 
-class PrivateMSTClustering(ClusterMixin, BaseEstimator):
+class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
     """PTClust: DBMSTClu on a spanning tree released under weight-DP.
 
     The graph's topology is public and its weights (distances) are private.

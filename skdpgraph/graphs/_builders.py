@@ -41,6 +41,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..utils import check_dense_memory, check_graph, directed_csr, from_networkx, n_components
 from ..utils._graph import _is_networkx_graph
+from ..utils._validation import RealParametersMixin
 
 #: Metrics whose distances this module recomputes exactly and symmetrically
 #: (``d(a, b) == d(b, a)`` bit for bit) from the coordinates.
@@ -221,7 +222,7 @@ def _check_precomputed(X, what="X"):
     return rows, cols, np.asarray(vals, dtype=np.float64)
 
 
-class _GraphTransformer(TransformerMixin, BaseEstimator):
+class _GraphTransformer(RealParametersMixin, TransformerMixin, BaseEstimator):
     """Shared validation for the graph transformers."""
 
     def __sklearn_tags__(self):

@@ -9,6 +9,8 @@ the accepted range. Booleans are not numbers here. ``fractions.Fraction``,
 import math
 from numbers import Integral, Real
 
+import numpy as np
+
 
 class PrivacyLeakWarning(UserWarning):
     """A computation reads private data in a way the guarantee does not cover.
@@ -80,3 +82,24 @@ def check_int(value, name, minimum=None, maximum=None):
     if maximum is not None and value > maximum:
         raise ValueError(f"{name} must be <= {maximum}; got {value}.")
     return value
+
+
+class RealParametersMixin:
+    """Accept any ``numbers.Real`` (a ``Fraction``, a ``Decimal``) where a float is.
+
+    scikit-learn's interval constraints only understand Python and numpy
+    numbers; the estimators of the library validate their parameters as
+    floats instead, and convert them where they use them.
+    """
+
+    def _validate_params(self):
+        from sklearn.utils._param_validation import validate_parameter_constraints
+
+        params = {
+            name: float(value)
+            if isinstance(value, Real) and not isinstance(value, (Integral, float, np.floating))
+            else value
+            for name, value in self.get_params(deep=False).items()
+        }
+        validate_parameter_constraints(self._parameter_constraints, params,
+                                       caller_name=type(self).__name__)
