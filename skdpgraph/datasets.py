@@ -26,7 +26,6 @@ References
    testing community detection algorithms", Phys. Rev. E 78, 2008.
 """
 
-import math
 import warnings
 
 import numpy as np
@@ -43,6 +42,7 @@ from .utils import (
     from_networkx,
 )
 from .utils._sparse import pair_from_index
+from .utils._validation import check_distance_range
 
 __all__ = [
     "make_homogeneous_moons",
@@ -254,14 +254,7 @@ def make_weighted_erdos_renyi(n_nodes, p, *, weight_range=(0.0, 10.0), ensure_co
     """
     n = check_int(n_nodes, "n_nodes", 2)
     p = check_real(p, "p", low=0.0, high=1.0)
-    try:
-        lo, hi = (float(x) for x in weight_range)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"weight_range must be a pair (low, high) of numbers; got {weight_range!r}."
-        ) from None
-    if not (math.isfinite(lo) and math.isfinite(hi) and 0.0 <= lo < hi):
-        raise ValueError(f"weight_range must satisfy 0 <= low < high (finite); got {weight_range!r}.")
+    lo, hi = check_distance_range(weight_range, "weight_range")
     max_tries = check_int(max_tries, "max_tries", 1)
     rng = check_random_state(random_state)
     for attempt in range(1, max_tries + 1):

@@ -45,6 +45,7 @@ from scipy.special import gammaln, logsumexp
 from ..privacy import check_neighborhood, laplace_mst_scale
 from ..tree import minimum_spanning_tree
 from ..utils import check_graph, check_int, check_real, edges_to_csr, graph_edges
+from ..utils._validation import check_node_labels
 from ._homogeneity import check_homogeneity
 
 # ---------------------------------------------------------------------------
@@ -216,16 +217,6 @@ def laplace_mst_error_bound(n_nodes, n_edges, epsilon, *, sensitivity, neighborh
 # Theorem 13 of the UAI paper
 # ---------------------------------------------------------------------------
 
-def _labels_codes(labels, n):
-    labels = np.asarray(labels)
-    if labels.ndim != 1 or labels.shape[0] != n:
-        raise ValueError(
-            f"labels must be a 1-D array with one label per node, shape ({n},); "
-            f"got shape {labels.shape}."
-        )
-    _, codes = np.unique(labels, return_inverse=True)
-    return codes.ravel().astype(np.int64)
-
 
 def partitioning_topology_probability(graph, labels, epsilon, *, sensitivity, form="corrected"):
     """Lower bound on the probability that PAMST's tree partitions the clusters.
@@ -304,7 +295,7 @@ def partitioning_topology_probability(graph, labels, epsilon, *, sensitivity, fo
     """
     G = check_graph(graph, metric="precomputed", what="graph")
     n = G.shape[0]
-    codes = _labels_codes(labels, n)
+    codes = check_node_labels(labels, n)
     epsilon = _positive(epsilon, "epsilon")
     mu = _positive(sensitivity, "sensitivity")
     form = _form(form)

@@ -42,6 +42,7 @@ from scipy.sparse.csgraph import connected_components, dijkstra
 
 from ..tree import minimum_spanning_tree
 from ..utils import check_graph, graph_edges
+from ..utils._validation import check_node_labels
 
 
 class HomogeneityResult(NamedTuple):
@@ -277,14 +278,8 @@ def check_homogeneity(graph, labels):
     """
     G = check_graph(graph, metric="precomputed", what="graph")
     n = G.shape[0]
-    labels = np.asarray(labels)
-    if labels.ndim != 1 or labels.shape[0] != n:
-        raise ValueError(
-            f"labels must be a 1-D array with one label per node, shape ({n},); "
-            f"got shape {labels.shape}."
-        )
-    clusters, codes = np.unique(labels, return_inverse=True)
-    codes = codes.ravel().astype(np.int64)
+    codes = check_node_labels(labels, n)
+    clusters = np.unique(np.asarray(labels))
     k = clusters.size
     sizes = np.bincount(codes, minlength=k)
 

@@ -11,6 +11,8 @@ import warnings
 
 import numpy as np
 
+from ..utils._validation import check_distance_range
+
 # Defined with the plumbing (the graph gateway warns with it too) and
 # documented and exported here, its home.
 from ..utils._validation import PrivacyLeakWarning
@@ -29,24 +31,7 @@ class NoiseDominatesWarning(UserWarning):
 
 def check_weight_bounds(weight_bounds):
     """Public weight bounds ``(low, high)`` as floats, ``0 <= low < high``, finite."""
-    try:
-        lo, hi = (float(b) for b in weight_bounds)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"weight_bounds must be a pair (low, high) of numbers; got {weight_bounds!r}."
-        ) from None
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        raise ValueError(f"weight_bounds must be finite; got {weight_bounds!r}.")
-    if lo >= hi:
-        raise ValueError(
-            f"weight_bounds must satisfy low < high; got low={lo!r}, high={hi!r} "
-            "(inverted or empty bounds)."
-        )
-    if lo < 0:
-        raise ValueError(
-            f"weight_bounds low must be >= 0 (weights are distances); got {lo!r}."
-        )
-    return lo, hi
+    return check_distance_range(weight_bounds, "weight_bounds")
 
 
 def data_weight_bounds(weights, stacklevel=3):

@@ -84,6 +84,44 @@ def check_int(value, name, minimum=None, maximum=None):
     return value
 
 
+def check_distance_range(value, name):
+    """A pair ``(low, high)`` of finite floats with ``0 <= low < high``.
+
+    Used for public weight bounds and weight ranges (weights are distances).
+    """
+    message = f"{name} must be a pair (low, high) of numbers; got {value!r}."
+    try:
+        items = list(value)
+    except TypeError:
+        raise TypeError(message) from None
+    try:
+        lo, hi = (float(x) for x in items)
+    except (TypeError, ValueError):
+        raise ValueError(message) from None
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise ValueError(f"{name} must be finite; got {value!r}.")
+    if lo >= hi:
+        raise ValueError(
+            f"{name} must satisfy low < high; got low={lo!r}, high={hi!r} "
+            "(inverted or empty bounds)."
+        )
+    if lo < 0:
+        raise ValueError(f"{name} low must be >= 0 (weights are distances); got {lo!r}.")
+    return lo, hi
+
+
+def check_node_labels(labels, n):
+    """Codes ``0..k-1`` of one label per node (a 1-D array of length ``n``)."""
+    labels = np.asarray(labels)
+    if labels.ndim != 1 or labels.shape[0] != n:
+        raise ValueError(
+            f"labels must be a 1-D array with one label per node, shape ({n},); "
+            f"got shape {labels.shape}."
+        )
+    _, codes = np.unique(labels, return_inverse=True)
+    return codes.ravel().astype(np.int64)
+
+
 class RealParametersMixin:
     """Accept any ``numbers.Real`` (a ``Fraction``, a ``Decimal``) where a float is.
 
