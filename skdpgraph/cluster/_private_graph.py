@@ -5,9 +5,12 @@ from sklearn.base import BaseEstimator, ClusterMixin, _fit_context, clone
 from sklearn.utils._param_validation import HasMethods
 
 from ..edge_dp._flip import (
+    DEFAULT_MAX_ADDED_EDGES,
+    _check_release_size,
     _flip_canonical,
     _privacy_parameter_constraints,
     _resolve_privacy,
+    charge_accountant,
 )
 from ..utils import check_adjacency, check_random_state
 from ._base import AdjacencyInputMixin
@@ -28,8 +31,13 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     neighbouring graphs that differ in one edge, whatever the clusterer.
 
     The clusterer receives the perturbed graph as a symmetric sparse
-    ``csr_array`` of 0/1 (float64, no diagonal). Any clusterer taking a
-    precomputed adjacency works: :class:`~skdpgraph.cluster.SCAN`,
+    ``csr_array`` of 0/1 (float64, no diagonal). A *perturbation-aware*
+    clusterer, one with a ``flip_probability`` parameter (and optionally
+    ``sample_rate``) such as
+    :class:`~skdpgraph.cluster.DebiasedSpectralClustering`, gets the public
+    flip probability ``s / 2`` (and sample rate) set on its clone, so it can
+    debias the graph; this is public information and costs nothing. Any
+    clusterer taking a precomputed adjacency works: :class:`~skdpgraph.cluster.SCAN`,
     :class:`~skdpgraph.cluster.GraphKMedoids`, scikit-learn's
     ``SpectralClustering(affinity="precomputed")`` (the adjacency as
     affinity), or ``DBSCAN(metric="precomputed", eps=1)`` (edges as
@@ -59,11 +67,17 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     accountant : object with ``check`` and ``spend``, default=None
         Budget accountant (for example
         :class:`skdpgraph.privacy.BudgetAccountant`, or diffprivlib's):
-        ``check(epsilon_spent_, 0.0)`` before perturbing and
-        ``spend(epsilon_spent_, 0.0)`` after, once per :meth:`fit`.
+        ``check(epsilon_spent_, 0.0)`` then ``spend(epsilon_spent_, 0.0)``
+        once per :meth:`fit`, before the graph is read.
         scikit-learn's ``clone`` copies parameters; a ``BudgetAccountant``
         copies to itself, so clones (in ``GridSearchCV``, say) share its
         budget, except in other processes (``n_jobs > 1``).
+    sample_rate : float in (0, 1], default=1.0
+        Keep each released pair with this probability after flipping (same
+        ``epsilon``; see :func:`skdpgraph.edge_dp.flip_edges`).
+    max_added_edges : float or None, default=20_000_000
+        Refuse, before allocating, a release expected to add more edges than
+        this (``q (s/2) n (n - 1) / 2``, public parameters only).
 
     Attributes
     ----------
@@ -107,12 +121,15 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         **_privacy_parameter_constraints(),
     }
 
-    def __init__(self, estimator, epsilon=None, s=None, random_state=None, accountant=None):
+    def __init__(self, estimator, epsilon=None, s=None, random_state=None, accountant=None, *,
+                 sample_rate=1.0, max_added_edges=DEFAULT_MAX_ADDED_EDGES):
         self.estimator = estimator
         self.epsilon = epsilon
         self.s = s
         self.random_state = random_state
         self.accountant = accountant
+        self.sample_rate = sample_rate
+        self.max_added_edges = max_added_edges
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None):
@@ -129,16 +146,27 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         self : PrivateGraphClustering
         """
         s, epsilon = _resolve_privacy(self.epsilon, self.s, type(self).__name__)
+        q = float(self.sample_rate)
         A = check_adjacency(X)
+        _check_release_size(A.shape[0], s, q, self.max_added_edges)
         rng = check_random_state(self.random_state)
-        if self.accountant is not None:
-            self.accountant.check(epsilon, 0.0)
-        perturbed = _flip_canonical(A, s, rng)
-        if self.accountant is not None:
-            self.accountant.spend(epsilon, 0.0)
+        charge_accountant(self.accountant, epsilon, 0.0)
+        perturbed = _flip_canonical(A, s, rng, q, self.max_added_edges)
+        estimator = clone(self.estimator)
+        params = estimator.get_params(deep=False)
+        if "flip_probability" in params:
+            # Public parameters of the release, for a clusterer that debiases.
+            public = {"flip_probability": s / 2.0}
+            if "sample_rate" in params:
+                public["sample_rate"] = q
+            elif q != 1.0:
+                raise ValueError(
+                    f"{type(estimator).__name__} takes flip_probability but not "
+                    f"sample_rate; it cannot debias a release with sample_rate={q}."
+                )
+            estimator.set_params(**public)
         # Hand the clusterer its own copy: the released graph stays intact
         # whatever the clusterer does to its input.
-        estimator = clone(self.estimator)
         estimator.fit(perturbed.copy())
         if not hasattr(estimator, "labels_"):
             raise TypeError(

@@ -106,6 +106,7 @@ __all__ = [
     "discrete_gaussian",
     "discrete_laplace",
     "grid_for",
+    "grid_for_bound",
     "release_gaussian",
     "release_laplace",
 ]
@@ -736,6 +737,44 @@ def grid_for(sensitivity, values):
     return math.ldexp(
         1.0, _check_grid_exponent(_grid_exponent(sensitivity, values.size, top))
     )
+
+
+def grid_for_bound(sensitivity, n_values, bound):
+    """Public grid for releasing ``n_values`` values known to satisfy ``|v| <= bound``.
+
+    The same rule as :func:`grid_for`, but computed from a public bound on
+    the values instead of the values themselves, so that not even the
+    coarsening for huge values depends on private data.
+
+    Parameters
+    ----------
+    sensitivity : float
+        Positive finite sensitivity of the released vector.
+    n_values : int >= 1
+    bound : float >= 0
+        Public bound on ``max|values|``.
+
+    Returns
+    -------
+    float
+        A power of two; pass it as ``grid=`` to :func:`release_gaussian` or
+        :func:`release_laplace`.
+
+    Examples
+    --------
+    >>> grid_for_bound(1.0, 2, 0.5) == grid_for(1.0, [0.5, 0.25])
+    True
+    """
+    sensitivity = _check_positive(sensitivity, "sensitivity")
+    n_values = int(n_values)
+    if n_values < 1:
+        raise ValueError(f"n_values must be >= 1; got {n_values}.")
+    bound = float(bound)
+    if not (math.isfinite(bound) and bound >= 0):
+        raise ValueError(f"bound must be finite and >= 0; got {bound!r}.")
+    # A grid 2**e with bound < 2**(e + 52) keeps max|v| / grid below 2**52.
+    exponent = _grid_exponent(sensitivity, n_values, bound)
+    return math.ldexp(1.0, _check_grid_exponent(exponent))
 
 
 def _user_grid(grid, top):
