@@ -43,7 +43,6 @@ import warnings
 import networkx as nx
 import numpy as np
 from sklearn.metrics import adjusted_rand_score
-from sklearn.pipeline import make_pipeline
 
 from skdpgraph.cluster import SCAN, DBMSTClu, PrivateGraphClustering, PrivateMSTClustering
 from skdpgraph.datasets import make_lfr_graph

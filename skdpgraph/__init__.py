@@ -5,7 +5,7 @@ Every public name has one home, a subpackage, where it is documented:
 * :mod:`skdpgraph.utils` -- the graph input gateway and plumbing;
 * :mod:`skdpgraph.privacy` -- calibrations, accounting, floating-point-safe noise;
 * :mod:`skdpgraph.tree` -- spanning trees, exact and private;
-* :mod:`skdpgraph.edge_dp` -- edge flipping and PIG's maths;
+* :mod:`skdpgraph.edge_dp` -- edge flipping, PIG's maths, community detection under edge-DP;
 * :mod:`skdpgraph.graphs` -- graph builders;
 * :mod:`skdpgraph.cluster` -- the clusterers;
 * :mod:`skdpgraph.metrics` -- scores, homogeneity, the papers' bounds;

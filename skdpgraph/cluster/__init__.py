@@ -7,10 +7,19 @@
 * :class:`SCAN` / :func:`scan`, :class:`GraphKMedoids`: clusterers of
   unweighted graphs, and :class:`PrivateGraphClustering`, the edge-DP route
   (edge flipping, then any of them).
+* :class:`DebiasedSpectralClustering` (a clusterer of a released graph that
+  uses the public flip probability), :class:`RandomizedResponseSpectralClustering`
+  (local edge-DP) and :class:`NoisyPowerClustering` (central edge-DP): the
+  community-detection routes of :mod:`skdpgraph.edge_dp`.
 """
 
 from ._base import ConstantWeightsWarning
 from ._dbmstclu import DBMSTClu, DBMSTCluResult, dbmstclu
+from ._edge_communities import (
+    DebiasedSpectralClustering,
+    NoisyPowerClustering,
+    RandomizedResponseSpectralClustering,
+)
 from ._kmedoids import GraphKMedoids, graph_distances
 from ._private_graph import PrivateGraphClustering
 from ._private_mst import PrivateMSTClustering, PrivateMSTResult, private_mst_clustering
@@ -31,4 +40,7 @@ __all__ = [
     "GraphKMedoids",
     "graph_distances",
     "PrivateGraphClustering",
+    "DebiasedSpectralClustering",
+    "RandomizedResponseSpectralClustering",
+    "NoisyPowerClustering",
 ]

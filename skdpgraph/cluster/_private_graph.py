@@ -5,6 +5,8 @@ from sklearn.base import BaseEstimator, ClusterMixin, _fit_context, clone, is_cl
 from sklearn.utils._param_validation import HasMethods
 
 from ..edge_dp._flip import (
+    DEFAULT_MAX_ADDED_EDGES,
+    _check_release_size,
     _flip_canonical,
     _privacy_parameter_constraints,
     _resolve_privacy,
@@ -28,8 +30,13 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     neighbouring graphs that differ in one edge, whatever the clusterer.
 
     The clusterer receives the perturbed graph as a symmetric sparse
-    ``csr_array`` of 0/1 (float64, no diagonal). Any clusterer taking a
-    precomputed adjacency works: :class:`~skdpgraph.cluster.SCAN`,
+    ``csr_array`` of 0/1 (float64, no diagonal). A *perturbation-aware*
+    clusterer, one with a ``flip_probability`` parameter (and optionally
+    ``sample_rate``) such as
+    :class:`~skdpgraph.cluster.DebiasedSpectralClustering`, gets the public
+    flip probability ``s / 2`` (and sample rate) set on its clone, so it can
+    debias the graph; this is public information and costs nothing. Any
+    clusterer taking a precomputed adjacency works: :class:`~skdpgraph.cluster.SCAN`,
     :class:`~skdpgraph.cluster.GraphKMedoids`, scikit-learn's
     ``SpectralClustering(affinity="precomputed")`` (the adjacency as
     affinity), or ``DBSCAN(metric="precomputed", eps=1)`` (edges as
@@ -61,11 +68,17 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     accountant : object with ``check`` and ``spend``, default=None
         Budget accountant (for example
         :class:`skdpgraph.privacy.BudgetAccountant`, or diffprivlib's):
-        ``check(epsilon_spent_, 0.0)`` before perturbing and
-        ``spend(epsilon_spent_, 0.0)`` after, once per :meth:`fit`.
+        ``check(epsilon_spent_, 0.0)`` then ``spend(epsilon_spent_, 0.0)``
+        once per :meth:`fit`, before the graph is read.
         scikit-learn's ``clone`` copies parameters; a ``BudgetAccountant``
         copies to itself, so clones (in ``GridSearchCV``, say) share its
         budget, except in other processes (``n_jobs > 1``).
+    sample_rate : float in (0, 1], default=1.0
+        Keep each released pair with this probability after flipping (same
+        ``epsilon``; see :func:`skdpgraph.edge_dp.flip_edges`).
+    max_added_edges : float or None, default=20_000_000
+        Refuse, before allocating, a release expected to add more edges than
+        this (``q (s/2) n (n - 1) / 2``, public parameters only).
 
     Attributes
     ----------
@@ -110,12 +123,14 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     }
 
     def __init__(self, estimator=None, epsilon=1.0, s=None, random_state=None,
-                 accountant=None):
+                 accountant=None, *, sample_rate=1.0, max_added_edges=DEFAULT_MAX_ADDED_EDGES):
         self.estimator = estimator
         self.epsilon = epsilon
         self.s = s
         self.random_state = random_state
         self.accountant = accountant
+        self.sample_rate = sample_rate
+        self.max_added_edges = max_added_edges
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None):
@@ -139,10 +154,24 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
                 f"estimator must be a clusterer (a scikit-learn estimator whose "
                 f"fit sets labels_); got {type(estimator).__name__}."
             )
+        q = float(self.sample_rate)
         A = check_adjacency(X)
+        _check_release_size(A.shape[0], s, q, self.max_added_edges)
         rng = check_random_state(self.random_state)
         charge(self.accountant, epsilon, 0.0)
-        perturbed = _flip_canonical(A, s, rng)
+        perturbed = _flip_canonical(A, s, rng, q, self.max_added_edges)
+        params = estimator.get_params(deep=False)
+        if "flip_probability" in params:
+            # Public parameters of the release, for a clusterer that debiases.
+            public = {"flip_probability": s / 2.0}
+            if "sample_rate" in params:
+                public["sample_rate"] = q
+            elif q != 1.0:
+                raise ValueError(
+                    f"{type(estimator).__name__} takes flip_probability but not "
+                    f"sample_rate; it cannot debias a release with sample_rate={q}."
+                )
+            estimator.set_params(**public)
         # Hand the clusterer its own copy: the released graph stays intact
         # whatever the clusterer does to its input.
         estimator.fit(perturbed.copy())

@@ -7,7 +7,14 @@ perturbed graph alone is post-processing and keeps the guarantee
 (``skdpgraph.cluster.PrivateGraphClustering``).
 """
 
-from ._flip import EdgeFlipPerturbation, flip_edges
+from ._flip import DEFAULT_MAX_ADDED_EDGES, EdgeFlipPerturbation, expected_added_edges, flip_edges
+from ._power import NoisyPowerResult, noisy_power_method
+from ._spectral import (
+                        DebiasedSpectralResult,
+                        debiased_adjacency,
+                        debiased_spectral_clustering,
+                        refine_communities,
+)
 from ._pig import (
                    dp_density,
                    graph_density,
@@ -22,6 +29,8 @@ from ._pig import (
 __all__ = [
     "EdgeFlipPerturbation",
     "flip_edges",
+    "expected_added_edges",
+    "DEFAULT_MAX_ADDED_EDGES",
     "pig_epsilon",
     "pig_s_from_epsilon",
     "pig_min_s",
@@ -30,4 +39,10 @@ __all__ = [
     "pig_expected_density",
     "graph_density",
     "dp_density",
+    "DebiasedSpectralResult",
+    "debiased_adjacency",
+    "debiased_spectral_clustering",
+    "refine_communities",
+    "NoisyPowerResult",
+    "noisy_power_method",
 ]

@@ -35,7 +35,7 @@ from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
 from ..privacy import charge, check_epsilon
-from ..utils import check_adjacency, check_random_state, edges_to_csr
+from ..utils import check_adjacency, check_int, check_random_state, check_real, edges_to_csr
 from ..utils._graph import (
     _adjacency_from_validated,
     _is_networkx_graph,
@@ -87,48 +87,128 @@ def _sample_new_pairs(edge_keys, n_pairs, k, rng):
     return accepted
 
 
-def _flip_pair_keys(edge_keys, n_pairs, p, rng, method="auto"):
-    """Flip every pair's bit with probability ``p``; return the new edge keys (sorted).
+def _flip_pair_keys(edge_keys, n_pairs, p, rng, method="auto", sample_rate=1.0):
+    """Flip every pair's bit with probability ``p``, keep each released pair with
+    probability ``sample_rate``; return the new edge keys (sorted).
 
-    ``edge_keys`` are the sorted pair indices of the edges. ``method="dense"``
-    draws one uniform per pair (O(n_pairs)); ``"sparse"`` keeps each edge with
-    probability ``1 - p``, draws the number of added non-edges from
-    ``Binomial(n_pairs - |E|, p)`` and their positions uniformly among the
-    non-edges (O(|E| + edges added)). Both sample the same law exactly.
+    ``edge_keys`` are the sorted pair indices of the edges. An edge is
+    released with probability ``(1 - p) q`` and a non-edge with probability
+    ``p q`` (``q = sample_rate``; ``q = 1`` is plain flipping), independently
+    over pairs. ``method="dense"`` draws one uniform per pair (O(n_pairs));
+    ``"sparse"`` keeps each edge with its probability, draws the number of
+    released non-edges from ``Binomial(n_pairs - |E|, p q)`` and their
+    positions uniformly among the non-edges (O(|E| + edges added)). Both
+    sample the same law exactly.
     """
     m = edge_keys.size
+    p_keep = (1.0 - p) * sample_rate
+    p_add = p * sample_rate
     if method == "auto":
-        expected = m + (n_pairs - m) * p
+        expected = m * p_keep + (n_pairs - m) * p_add
         method = "dense" if n_pairs <= _DENSE_FACTOR * expected + 4096 else "sparse"
     if method == "dense":
-        bits = np.zeros(n_pairs, dtype=bool)
-        bits[edge_keys] = True
-        bits ^= rng.random(n_pairs) < p
-        return np.flatnonzero(bits).astype(np.int64, copy=False)
-    kept = edge_keys[rng.random(m) >= p]
-    n_added = int(rng.binomial(n_pairs - m, p))
+        if sample_rate == 1.0:
+            bits = np.zeros(n_pairs, dtype=bool)
+            bits[edge_keys] = True
+            bits ^= rng.random(n_pairs) < p
+            return np.flatnonzero(bits).astype(np.int64, copy=False)
+        prob = np.full(n_pairs, p_add)
+        prob[edge_keys] = p_keep
+        return np.flatnonzero(rng.random(n_pairs) < prob).astype(np.int64, copy=False)
+    if sample_rate == 1.0:
+        kept = edge_keys[rng.random(m) >= p]
+    else:
+        kept = edge_keys[rng.random(m) < p_keep]
+    n_added = int(rng.binomial(n_pairs - m, p_add))
     added = _sample_new_pairs(edge_keys, n_pairs, n_added, rng)
     out = np.concatenate([kept, added])
     out.sort()
     return out
 
 
-def _flip_canonical(A, s, rng):
-    """Edge flipping on a canonical binary adjacency (no validation)."""
+#: Default limit on the expected number of edges randomized response adds.
+DEFAULT_MAX_ADDED_EDGES = 20_000_000
+
+
+def expected_added_edges(n_nodes, s, sample_rate=1.0):
+    """Public bound on the expected number of edges edge flipping adds.
+
+    Each of the ``n (n - 1) / 2`` pairs that is not an edge becomes one with
+    probability ``q s / 2`` (``q = sample_rate``), so the expected number of
+    added edges is at most ``q (s / 2) n (n - 1) / 2``, about
+    ``q n^2 / (2 (1 + e^epsilon))``. Only public parameters enter: this is
+    the number checked against ``max_added_edges`` before anything is
+    allocated (the actual count also depends on the private ``|E|``, which
+    must not decide whether a release happens).
+
+    Parameters
+    ----------
+    n_nodes : int >= 2
+    s : float in (0, 1]
+        Randomisation probability (each bit flips with probability ``s / 2``).
+    sample_rate : float in (0, 1], default=1.0
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from skdpgraph.edge_dp import expected_added_edges, pig_s_from_epsilon
+    >>> round(expected_added_edges(100_000, pig_s_from_epsilon(4.0)))
+    89930150
+    """
+    n = check_int(n_nodes, "n_nodes", 2)
+    s = check_s(s)
+    q = _check_sample_rate(sample_rate)
+    return q * (s / 2.0) * (n * (n - 1) / 2.0)
+
+
+def _check_sample_rate(sample_rate):
+    return check_real(sample_rate, "sample_rate", low=0.0, high=1.0, low_open=True)
+
+
+def _check_max_added_edges(max_added_edges):
+    if max_added_edges is None:
+        return None
+    return check_real(max_added_edges, "max_added_edges", low=0.0, allow_inf=True)
+
+
+def _check_release_size(n, s, sample_rate, max_added_edges):
+    """Refuse, from public parameters only, a release that would add too many edges."""
+    if max_added_edges is None:
+        return
+    expected = expected_added_edges(n, s, sample_rate)
+    if expected > max_added_edges:
+        epsilon = float(pig_epsilon(s))
+        q_fit = max_added_edges / expected * sample_rate
+        raise ValueError(
+            f"Randomized response on {n} nodes at epsilon={epsilon:.4g} "
+            f"(flip probability {s / 2:.4g}) with sample_rate={sample_rate:g} would add "
+            f"about {expected:,.0f} edges, above max_added_edges={max_added_edges:,.0f}. "
+            f"Use sample_rate <= {q_fit:.3g} (still epsilon-edge-DP), a larger "
+            "epsilon, or raise max_added_edges."
+        )
+
+
+def _flip_canonical(A, s, rng, sample_rate=1.0, max_added_edges=None):
+    """Edge flipping (then subsampling) on a canonical binary adjacency (no validation)."""
     n = A.shape[0]
     if n >= 2**31:
         raise ValueError(f"Graphs with {n} >= 2**31 nodes are not supported.")
+    _check_release_size(n, s, sample_rate, max_added_edges)
     coo = A.tocoo()
     upper = coo.row < coo.col
     u = coo.row[upper].astype(np.int64)
     v = coo.col[upper].astype(np.int64)
     keys = np.sort(pair_index(u, v, n))
-    new_keys = _flip_pair_keys(keys, n * (n - 1) // 2, s / 2.0, rng)
+    new_keys = _flip_pair_keys(keys, n * (n - 1) // 2, s / 2.0, rng, sample_rate=sample_rate)
     nu, nv = pair_from_index(new_keys, n)
     return edges_to_csr(nu, nv, np.ones(nu.size), n)
 
 
-def flip_edges(adjacency, s, random_state=None):
+def flip_edges(adjacency, s, random_state=None, *, sample_rate=1.0,
+               max_added_edges=DEFAULT_MAX_ADDED_EDGES):
     """Perturb a graph by edge flipping (PIG_pert, Algorithm 1 of Muelle et al.).
 
     Every unordered pair of distinct nodes keeps its adjacency bit with
@@ -156,6 +236,18 @@ def flip_edges(adjacency, s, random_state=None):
     random_state : None, int, numpy.random.Generator or RandomState, default=None
         ``None`` draws fresh OS entropy. A fixed seed makes the release
         reproducible and therefore not private against anyone who knows it.
+    sample_rate : float in (0, 1], default=1.0
+        ``q``: each pair of the flipped graph is then kept independently with
+        probability ``q`` (an edge is released with probability
+        ``(1 - s/2) q``, a non-edge with probability ``(s/2) q``), sampled
+        directly in ``O(|E| + q (s/2) n^2 / 2)``. The guarantee is the same
+        ``epsilon``; the expected released graph is
+        ``q ((1 - s) A + (s/2) (J - I))``.
+    max_added_edges : float or None, default=20_000_000
+        Refuse (``ValueError``, with the number) when the expected number of
+        added edges, ``q (s/2) n (n - 1) / 2`` (:func:`expected_added_edges`,
+        public parameters only), exceeds this; checked before anything is
+        allocated. ``None`` disables the check.
 
     Returns
     -------
@@ -178,9 +270,11 @@ def flip_edges(adjacency, s, random_state=None):
     ((34, 34), 2.944)
     """
     s = check_s(s)
+    sample_rate = _check_sample_rate(sample_rate)
+    max_added_edges = _check_max_added_edges(max_added_edges)
     A = check_adjacency(adjacency, what="adjacency")
     rng = check_random_state(random_state)
-    return _flip_canonical(A, s, rng)
+    return _flip_canonical(A, s, rng, sample_rate, max_added_edges)
 
 
 # --------------------------------------------------------------------------
@@ -219,6 +313,8 @@ def _privacy_parameter_constraints():
         "s": [Interval(Real, 0, 1, closed="right"), None],
         "random_state": ["random_state", np.random.Generator],
         "accountant": [HasMethods(["check", "spend"]), None],
+        "sample_rate": [Interval(Real, 0, 1, closed="right")],
+        "max_added_edges": [Interval(Real, 0, None, closed="left"), None],
     }
 
 
@@ -260,10 +356,17 @@ class EdgeFlipPerturbation(TransformerMixin, BaseEstimator):
     accountant : object with ``check`` and ``spend``, default=None
         A budget accountant such as
         :class:`skdpgraph.privacy.BudgetAccountant` or diffprivlib's; each
-        release first calls ``check(epsilon_, 0.0)`` and then
-        ``spend(epsilon_, 0.0)``. ``None``: no accounting. scikit-learn's
-        ``clone`` copies parameters; a ``BudgetAccountant`` copies to itself,
-        so clones share its budget (not across ``n_jobs`` processes).
+        release calls ``check(epsilon_, 0.0)`` and then
+        ``spend(epsilon_, 0.0)`` before the graph is read. ``None``: no
+        accounting. scikit-learn's ``clone`` copies parameters; a
+        ``BudgetAccountant`` copies to itself, so clones share its budget
+        (not across ``n_jobs`` processes).
+    sample_rate : float in (0, 1], default=1.0
+        Keep each released pair with this probability (same ``epsilon``;
+        see :func:`flip_edges`).
+    max_added_edges : float or None, default=20_000_000
+        Refuse releases expected to add more edges than this (computed from
+        public parameters before allocating; see :func:`flip_edges`).
 
     Attributes
     ----------
@@ -298,11 +401,14 @@ class EdgeFlipPerturbation(TransformerMixin, BaseEstimator):
 
     _parameter_constraints = _privacy_parameter_constraints()
 
-    def __init__(self, epsilon=1.0, s=None, random_state=None, accountant=None):
+    def __init__(self, epsilon=1.0, s=None, random_state=None, accountant=None, *,
+                 sample_rate=1.0, max_added_edges=DEFAULT_MAX_ADDED_EDGES):
         self.epsilon = epsilon
         self.s = s
         self.random_state = random_state
         self.accountant = accountant
+        self.sample_rate = sample_rate
+        self.max_added_edges = max_added_edges
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -321,9 +427,12 @@ class EdgeFlipPerturbation(TransformerMixin, BaseEstimator):
         return A
 
     def _release(self, A):
+        q = float(self.sample_rate)
+        # Public refusals first, then the charge, then the private data.
+        _check_release_size(A.shape[0], self.s_, q, self.max_added_edges)
         rng = check_random_state(self.random_state)
         charge(self.accountant, self.epsilon_, 0.0)
-        return _flip_canonical(A, self.s_, rng)
+        return _flip_canonical(A, self.s_, rng, q, self.max_added_edges)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):

@@ -17,14 +17,16 @@ from ._accounting import (BudgetAccountant, BudgetError, DetachedAccountantError
                           approx_dp_to_zcdp, charge, exponential_mechanism_epsilon,
                           exponential_mechanism_zcdp, gaussian_zcdp, pure_to_zcdp,
                           zcdp_to_approx_dp)
-from ._bounds import (NoiseDominatesWarning, PrivacyLeakWarning, check_weight_bounds, clip_to_bounds,
-                      data_weight_bounds, normalize_weights, warn_out_of_bounds)
+from ._bounds import (NoiseDominatesWarning, PrivacyLeakWarning, check_weight_bounds,
+                      clip_to_bounds, data_weight_bounds, normalize_weights,
+                      warn_out_of_bounds)
 from ._calibration import (INPUT_NOISES, TREE_NOISE_MECHANISMS, edge_flip_epsilon,
-                           edge_flip_s, exponential_tree_scale, gaussian_sigma,
-                           input_perturbation_scale, laplace_mst_scale, laplace_scale,
-                           noisy_max_prim_scale, pamst_step_epsilon, release_sensitivity,
-                           resolve_budget, signal_epsilon, tree_release_noise,
-                           weight_release_noise)
+                           edge_flip_s, edge_product_sensitivity, exponential_tree_scale,
+                           gaussian_sigma, input_perturbation_scale, laplace_mst_scale,
+                           laplace_scale, noisy_max_prim_scale, noisy_power_budget,
+                           pamst_step_epsilon, randomized_response_probability,
+                           release_sensitivity, resolve_budget, signal_epsilon,
+                           tree_release_noise, weight_release_noise)
 from ._composition import BudgetPlan, plan_tree_release
 from ._noise import (MAX_SCALE, MIN_SCALE, GridRelease, discrete_gaussian, discrete_laplace,
                      grid_for, release_gaussian, release_laplace)
@@ -69,6 +71,9 @@ __all__ = [
     "signal_epsilon",
     "edge_flip_epsilon",
     "edge_flip_s",
+    "randomized_response_probability",
+    "edge_product_sensitivity",
+    "noisy_power_budget",
     "check_weight_bounds",
     "data_weight_bounds",
     "clip_to_bounds",

@@ -491,3 +491,113 @@ def signal_epsilon(mechanism, *, weight_range, sensitivity, neighborhood, n_tree
     delta = check_delta(delta)
     rho = (tree_release_noise(mechanism, rho=1.0, **kwargs) / weight_range) ** 2
     return zcdp_to_approx_dp(rho, delta)
+
+
+def randomized_response_probability(epsilon):
+    """Flip probability ``p = 1 / (1 + e^epsilon)`` of epsilon-edge-DP randomized response.
+
+    Randomized response on adjacency bits reports each bit truthfully with
+    probability ``1 - p`` and flipped with probability ``p``; two graphs
+    differing in one edge give any output with probabilities in ratio at most
+    ``(1 - p) / p = e^epsilon``. It is edge flipping with ``s = 2 p``
+    (:func:`edge_flip_s`, whose rounding it inherits: ``ln((1 - p) / p) <=
+    epsilon`` holds in floating point). Independent subsampling of the
+    released pairs with any probability ``q`` (``P(1 | 1) = (1 - p) q``,
+    ``P(1 | 0) = p q``) keeps the same ``epsilon``: the ratio for a released
+    1 is unchanged and the one for a released 0,
+    ``(1 - p q) / (1 - (1 - p) q)``, is at most ``(1 - p) / p``.
+
+    Parameters
+    ----------
+    epsilon : float > 0
+
+    Returns
+    -------
+    p : float in (0, 1/2)
+
+    Examples
+    --------
+    >>> from skdpgraph.privacy import randomized_response_probability
+    >>> round(randomized_response_probability(4.0), 5)
+    0.01799
+    """
+    return edge_flip_s(epsilon) / 2.0  # halving is exact in binary floating point
+
+
+def edge_product_sensitivity(iterate):
+    """L2 sensitivity of ``A @ X`` when the graph ``A`` changes by one edge.
+
+    Adding or removing the edge ``{i, j}`` changes row ``i`` of ``A X`` by
+    ``+-X[j]`` and row ``j`` by ``+-X[i]``, so
+    ``||A X - A' X||_F = sqrt(||X[i]||^2 + ||X[j]||^2)``. The largest value
+    over pairs is ``sqrt(r_1^2 + r_2^2)`` with ``r_1 >= r_2`` the two largest
+    row norms of ``X``; it is at most ``sqrt(2) max_i ||X[i]||`` (the bound of
+    Hardt and Price 2014, used by their noisy power method). ``X`` must be
+    public (data-independent, or an earlier private release).
+
+    Parameters
+    ----------
+    iterate : array-like of shape (n, k), n >= 2
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    .. [1] M. Hardt and E. Price, "The Noisy Power Method: A Meta Algorithm
+       with Applications", NeurIPS 2014.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skdpgraph.privacy import edge_product_sensitivity
+    >>> edge_product_sensitivity(np.array([[3.0, 4.0], [0.0, 1.0], [1.0, 0.0]]))
+    5.0990195135927845
+    """
+    X = np.asarray(iterate, dtype=np.float64)
+    if X.ndim != 2 or X.shape[0] < 2:
+        raise ValueError(f"iterate must be a 2-D array with at least 2 rows; got shape {X.shape}.")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("iterate must be finite.")
+    sq = np.einsum("ij,ij->i", X, X)
+    top2 = np.partition(sq, sq.size - 2)[-2:]
+    return math.sqrt(math.fsum(top2.tolist()))
+
+
+def noisy_power_budget(n_iter, *, epsilon=None, delta=None, rho=None):
+    """zCDP budget of each iteration of the noisy power method.
+
+    The ``n_iter`` Gaussian releases compose in zCDP: each gets
+    ``rho / n_iter``.
+
+    Parameters
+    ----------
+    n_iter : int >= 1
+    epsilon, delta : float, default=None
+        An ``(epsilon, delta)`` target, converted with
+        :func:`~skdpgraph.privacy.approx_dp_to_zcdp` (Canonne, Kamath and
+        Steinke 2020). Gaussian noise has no pure guarantee: ``delta`` is
+        required with ``epsilon``.
+    rho : float, default=None
+        A zCDP target instead.
+
+    Returns
+    -------
+    rho_step : float
+    rho_total : float
+
+    Examples
+    --------
+    >>> from skdpgraph.privacy import noisy_power_budget
+    >>> noisy_power_budget(4, rho=0.5)
+    (0.125, 0.5)
+    """
+    n_iter = int(n_iter)
+    if n_iter < 1:
+        raise ValueError(f"n_iter must be >= 1; got {n_iter}.")
+    if epsilon is not None and delta is None:
+        raise ValueError("The noisy power method adds Gaussian noise: give delta with epsilon "
+                         "(an (epsilon, delta) target), or rho.")
+    _, rho_total = resolve_budget(epsilon, delta, rho, owner="The noisy power method")
+    return rho_total / n_iter, rho_total

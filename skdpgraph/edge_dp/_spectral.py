@@ -1,0 +1,417 @@
+"""Community detection on a randomized-response graph that uses the public flip probability.
+
+Randomized response (edge flipping with flip probability ``p``, optionally
+followed by independent subsampling of the released pairs with probability
+``q``) releases a graph ``A'`` whose expectation is known up to the private
+adjacency ``A``:
+
+    E[A'] = q ((1 - 2p) A + p (J - I)),
+
+so ``M = (A' / q - p (J - I)) / (1 - 2p)`` is an unbiased estimate of ``A``
+(Hehir, Slavkovic and Niu 2022). ``M`` is dense, but it is a sparse matrix
+minus a rank-one term plus a multiple of the identity: products ``M X`` cost
+``O(|E'| k + n k)`` and the top eigenvectors come from ``eigsh`` on a
+:class:`scipy.sparse.linalg.LinearOperator`; nothing ``n x n`` is formed.
+
+Everything here reads the released graph and public parameters only, so it
+is post-processing: the labels keep the release's guarantee.
+
+References
+----------
+.. [1] J. Hehir, A. Slavkovic and X. Niu, "Consistent spectral clustering of
+   network block models under local differential privacy", Journal of
+   Privacy and Confidentiality 12(2), 2022.
+.. [2] T. Qin and K. Rohe, "Regularized spectral clustering under the
+   degree-corrected stochastic blockmodel", NeurIPS 2013.
+"""
+
+from numbers import Integral
+from typing import NamedTuple
+
+import numpy as np
+from scipy.linalg import eigh
+from scipy.sparse.linalg import LinearOperator, eigsh
+from scipy.special import softmax
+from sklearn.cluster import KMeans
+
+from ..utils import check_adjacency, check_int, check_random_state, check_real
+
+__all__ = [
+    "DebiasedSpectralResult",
+    "debiased_adjacency",
+    "debiased_spectral_clustering",
+    "refine_communities",
+]
+
+# Below this many nodes the operator is applied to the identity and solved
+# densely (ARPACK needs k < n - 1; the cost is negligible at this size).
+_DENSE_MAX_NODES = 64
+
+
+class DebiasedSpectralResult(NamedTuple):
+    """Result of :func:`debiased_spectral_clustering`.
+
+    Attributes
+    ----------
+    labels : ndarray of shape (n,), int64
+        Community of each node, ``0..n_clusters-1``.
+    n_clusters : int
+        Number of communities in ``labels`` (refinement can empty a
+        community, so it may be below the number asked for).
+    spectral_labels : ndarray of shape (n,), int64
+        k-means labels of the embedding, before refinement.
+    embedding : ndarray of shape (n, k)
+        Top eigenvectors of the (regularised) debiased operator.
+    eigenvalues : ndarray of shape (m,)
+        Largest eigenvalues of the debiased adjacency, decreasing (``m >=
+        k``; with ``n_clusters="auto"``, every one computed).
+    bulk_edge : float
+        Estimated edge of the noise bulk of the debiased adjacency,
+        ``2 sqrt(n r (1 - r)) / (q (1 - 2p))`` with ``r`` the released
+        density; ``n_clusters="auto"`` counts the eigenvalues above it.
+    """
+
+    labels: np.ndarray
+    n_clusters: int
+    spectral_labels: np.ndarray
+    embedding: np.ndarray
+    eigenvalues: np.ndarray
+    bulk_edge: float
+
+
+def _check_flip_probability(flip_probability):
+    return check_real(flip_probability, "flip_probability", low=0.0, high=0.5, high_open=True)
+
+
+def _check_sample_rate(sample_rate):
+    return check_real(sample_rate, "sample_rate", low=0.0, high=1.0, low_open=True)
+
+
+def _operator(A, p, q, scale=None):
+    """``D M D`` as a LinearOperator, ``M = (A/q - p (J - I)) / (1 - 2p)``, ``D = diag(scale)``."""
+    n = A.shape[0]
+    c = 1.0 - 2.0 * p
+
+    def matmat(X):
+        X = np.asarray(X, dtype=np.float64)
+        flat = X.ndim == 1
+        X = X.reshape(n, -1)
+        if scale is not None:
+            X = X * scale[:, None]
+        Y = (A @ X) / q
+        Y -= p * X.sum(axis=0, keepdims=True)
+        Y += p * X
+        Y /= c
+        if scale is not None:
+            Y *= scale[:, None]
+        return Y.ravel() if flat else Y
+
+    return LinearOperator((n, n), matvec=matmat, matmat=matmat, rmatvec=matmat,
+                          rmatmat=matmat, dtype=np.float64)
+
+
+def debiased_adjacency(perturbed, flip_probability, *, sample_rate=1.0):
+    """The debiased adjacency ``(A'/q - p (J - I)) / (1 - 2p)`` as a LinearOperator.
+
+    Its expectation over the randomized response is the private adjacency
+    ``A`` (Hehir, Slavkovic and Niu 2022). Products cost ``O(|E'| k + n k)``;
+    the dense ``n x n`` matrix is never formed.
+
+    Parameters
+    ----------
+    perturbed : array-like, sparse matrix or networkx.Graph
+        The released graph ``A'`` (see :func:`skdpgraph.utils.check_adjacency`).
+    flip_probability : float in [0, 1/2)
+        ``p``, public: each bit was flipped with this probability (``s / 2``
+        of edge flipping, ``1 / (1 + e^epsilon)`` at ``epsilon``).
+    sample_rate : float in (0, 1], default=1.0
+        ``q``, public: the probability with which each released pair was
+        kept after flipping.
+
+    Returns
+    -------
+    scipy.sparse.linalg.LinearOperator of shape (n, n)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skdpgraph.edge_dp import debiased_adjacency
+    >>> M = debiased_adjacency(np.array([[0, 1], [1, 0]]), 0.25)
+    >>> M @ np.eye(2)
+    array([[0. , 1.5],
+           [1.5, 0. ]])
+    """
+    p = _check_flip_probability(flip_probability)
+    q = _check_sample_rate(sample_rate)
+    A = check_adjacency(perturbed, what="perturbed")
+    return _operator(A, p, q)
+
+
+def _top_eigs(op, m, rng):
+    """Largest ``m`` eigenpairs (decreasing) of a symmetric operator."""
+    n = op.shape[0]
+    if n <= _DENSE_MAX_NODES or m >= n - 1:
+        if n > _DENSE_MAX_NODES:
+            raise ValueError(
+                f"{m} eigenvectors of a {n}-node graph: at most {n - 2} can be "
+                "computed without forming the dense matrix."
+            )
+        vals, vecs = eigh(op @ np.eye(n))
+        vals, vecs = vals[::-1][:m], vecs[:, ::-1][:, :m]
+        return vals, vecs
+    v0 = rng.standard_normal(n)
+    vals, vecs = eigsh(op, k=m, which="LA", v0=v0, tol=1e-8)
+    order = np.argsort(vals)[::-1]
+    return vals[order], vecs[:, order]
+
+
+def _bulk_edge(A, p, q):
+    n = A.shape[0]
+    r = A.nnz / (n * (n - 1.0))
+    return 2.0 * np.sqrt(n * r * (1.0 - r)) / (q * (1.0 - 2.0 * p))
+
+
+def _fit_block_model(A, Q):
+    """Planted-partition fit: within-community densities, background density."""
+    n = A.shape[0]
+    size = Q.sum(axis=0)
+    AQ = np.asarray(A @ Q)
+    within = np.einsum("ij,ij->j", Q, AQ) / 2.0
+    pairs = (size * size - np.einsum("ij,ij->j", Q, Q)) / 2.0
+    p_in = within / np.maximum(pairs, 1e-300)
+    out_pairs = n * (n - 1) / 2.0 - pairs.sum()
+    p_out = (A.nnz / 2.0 - within.sum()) / max(out_pairs, 1.0)
+    p_out = float(np.clip(p_out, 1e-12, 1.0 - 1e-9))
+    p_in = np.clip(p_in, p_out * (1.0 + 1e-6), 1.0 - 1e-9)
+    return p_in, p_out, AQ, size
+
+
+def _refine(A, labels, n_iter, damping=0.5, tol=1e-4):
+    """Mean-field EM for a planted partition on the released graph."""
+    n = A.shape[0]
+    _, lab = np.unique(labels, return_inverse=True)
+    k = int(lab.max()) + 1
+    if k < 2:
+        return lab.astype(np.int64)
+    Q = np.zeros((n, k))
+    Q[np.arange(n), lab] = 1.0
+    for _ in range(n_iter):
+        p_in, p_out, AQ, size = _fit_block_model(A, Q)
+        # log-likelihood of v in c: edges to c weigh log(p_in/p_out), non-edges
+        # log((1-p_in)/(1-p_out)); the rest does not depend on c.
+        w_non = np.log1p(-p_in) - np.log1p(-p_out)
+        w_edge = np.log(p_in) - np.log(p_out) - w_non
+        S = AQ * w_edge + (size[None, :] - Q) * w_non + np.log(np.maximum(size, 1e-12) / n)
+        new = damping * Q + (1.0 - damping) * softmax(S, axis=1)
+        delta = np.abs(new - Q).max()
+        Q = new
+        if delta < tol:
+            break
+    return np.unique(Q.argmax(axis=1), return_inverse=True)[1].astype(np.int64)
+
+
+def refine_communities(perturbed, labels, *, n_iter=30):
+    """Refine a partition by maximising a block-model likelihood of the released graph.
+
+    Fits a planted-partition model to the released graph ``A'`` (one edge
+    density inside each community, one between communities) and updates soft
+    memberships by mean-field EM: node ``v``'s score for community ``c`` is
+    its log-likelihood there, ``e'(v, c) log(a_c / b) + (|c| - e'(v, c))
+    log((1 - a_c) / (1 - b))`` plus ``log(|c| / n)``, where ``e'(v, c)`` is
+    its number of released edges into ``c``. Under randomized response
+    ``a_c = p + (1 - 2p) a_c^true`` (times ``q``), so this is a debiased,
+    size-aware form of "join the community with the most edges"; the model
+    is fitted on the released graph, so ``p`` and ``q`` need not be given.
+    It reads only the released graph and the labels (post-processing: free).
+
+    Cost per iteration ``O(|E'| k + n k)``; memory ``O(n k)``.
+
+    Parameters
+    ----------
+    perturbed : array-like, sparse matrix or networkx.Graph
+        Released graph.
+    labels : array-like of shape (n,)
+        Initial partition (any hashable labels).
+    n_iter : int >= 0, default=30
+        Maximum number of EM iterations (it stops earlier once the
+        memberships move by less than ``1e-4``).
+
+    Returns
+    -------
+    labels : ndarray of shape (n,), int64
+        Refined partition, numbered ``0..k'-1`` (``k' <= k``).
+
+    References
+    ----------
+    .. [1] P. W. Holland, K. B. Laskey and S. Leinhardt, "Stochastic
+       blockmodels: first steps", Social Networks 5, 1983.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from skdpgraph.edge_dp import refine_communities
+    >>> G = nx.planted_partition_graph(2, 10, 0.9, 0.05, seed=1)
+    >>> refine_communities(G, [0] * 9 + [1] * 11).tolist() == [0] * 10 + [1] * 10
+    True
+    """
+    A = check_adjacency(perturbed, what="perturbed")
+    n_iter = check_int(n_iter, "n_iter", 0)
+    labels = np.asarray(labels)
+    if labels.shape != (A.shape[0],):
+        raise ValueError(f"labels must have shape ({A.shape[0]},); got {labels.shape}.")
+    return _refine(A, labels, n_iter)
+
+
+def _check_n_clusters(n_clusters, n):
+    if isinstance(n_clusters, str):
+        if n_clusters != "auto":
+            raise ValueError(f"n_clusters must be a positive integer or 'auto'; got {n_clusters!r}.")
+        return "auto"
+    if isinstance(n_clusters, bool) or not isinstance(n_clusters, Integral):
+        raise TypeError(f"n_clusters must be a positive integer or 'auto'; got {n_clusters!r}.")
+    if not 1 <= n_clusters <= n:
+        raise ValueError(f"n_clusters={n_clusters} must be in [1, n_nodes={n}].")
+    return int(n_clusters)
+
+
+def _check_regularization(regularization):
+    if regularization is None or regularization == "auto":
+        return regularization
+    if isinstance(regularization, str):
+        raise ValueError(f"regularization must be None, 'auto' or a float >= 0; got {regularization!r}.")
+    return check_real(regularization, "regularization", low=0.0)
+
+
+def _kmeans(X, k, n_init, rng):
+    if k == 1:
+        return np.zeros(X.shape[0], dtype=np.int64)
+    seed = int(rng.integers(2**31 - 1))
+    km = KMeans(n_clusters=k, n_init=n_init, random_state=seed).fit(X)
+    return km.labels_.astype(np.int64)
+
+
+def _spectral_canonical(A, p, q, n_clusters, regularization, refine, max_clusters,
+                        n_init, rng):
+    n = A.shape[0]
+    M = _operator(A, p, q)
+    edge = float(_bulk_edge(A, p, q))
+    cap = n - 2 if n > _DENSE_MAX_NODES else n
+    if n_clusters == "auto":
+        top = min(max_clusters, cap)
+        m = min(16, top)
+        while True:
+            vals, vecs = _top_eigs(M, m, rng)
+            if vals[-1] <= edge or m >= top:
+                break
+            m = min(2 * m, top)
+        k = max(1, int(np.sum(vals > edge)))
+    else:
+        k = n_clusters
+        vals, vecs = _top_eigs(M, min(k, cap), rng)
+    if regularization is not None:
+        degree = (np.asarray(A.sum(axis=1)).ravel() / q - p * (n - 1)) / (1.0 - 2.0 * p)
+        degree = np.maximum(degree, 0.0)
+        tau = degree.mean() if regularization == "auto" else regularization
+        scale = 1.0 / np.sqrt(degree + max(tau, 1e-12))
+        _, V = _top_eigs(_operator(A, p, q, scale), min(k, cap), rng)
+    else:
+        V = vecs[:, :k]
+    norms = np.linalg.norm(V, axis=1, keepdims=True)
+    X = V / np.where(norms > 0, norms, 1.0)
+    spectral = _kmeans(X, k, n_init, rng)
+    labels = _refine(A, spectral, 30) if refine and k > 1 else spectral
+    _, labels = np.unique(labels, return_inverse=True)
+    return DebiasedSpectralResult(labels.astype(np.int64), int(labels.max()) + 1,
+                                  spectral, V, vals, edge)
+
+
+def debiased_spectral_clustering(perturbed, flip_probability, *, n_clusters="auto",
+                                 sample_rate=1.0, regularization=None, refine=True,
+                                 max_clusters=256, n_init=10, random_state=None):
+    """Spectral clustering of a randomized-response graph, debiased with the flip probability.
+
+    1. The debiased adjacency ``M = (A'/q - p (J - I)) / (1 - 2p)``
+       (:func:`debiased_adjacency`), optionally regularised for sparse
+       graphs as ``D^-1/2 M D^-1/2`` with ``D = diag(max(M 1, 0) + tau)``
+       (Qin and Rohe 2013);
+    2. its top ``k`` eigenvectors (largest eigenvalues, ``eigsh`` on the
+       implicit operator), rows scaled to unit norm, clustered by k-means
+       (Hehir, Slavkovic and Niu 2022);
+    3. optionally a likelihood refinement on the released graph
+       (:func:`refine_communities`).
+
+    The number of communities is either given (public) or, with
+    ``n_clusters="auto"``, estimated from the released spectrum: the number
+    of eigenvalues of ``M`` above the estimated edge of its noise bulk,
+    ``2 sqrt(n r (1 - r)) / (q (1 - 2p))`` with ``r`` the released density.
+    Everything reads only the released graph and public parameters, so it
+    is post-processing: free, and covered by the release's guarantee.
+
+    Time ``O((|E'| + n) k)`` per Lanczos and EM iteration, memory
+    ``O(|E'| + n k)``; nothing ``n x n`` is formed (graphs of at most 64
+    nodes are solved densely).
+
+    Parameters
+    ----------
+    perturbed : array-like, sparse matrix or networkx.Graph
+        The released graph (see :func:`skdpgraph.utils.check_adjacency`).
+    flip_probability : float in [0, 1/2)
+        Public flip probability ``p`` of the randomized response
+        (``1 / (1 + e^epsilon)``; ``s / 2`` of edge flipping). ``0`` gives
+        plain (non-private) adjacency spectral clustering.
+    n_clusters : int or "auto", default="auto"
+        Number of communities: public, or estimated from the released
+        spectrum.
+    sample_rate : float in (0, 1], default=1.0
+        Public probability ``q`` with which released pairs were kept.
+    regularization : None, "auto" or float >= 0, default=None
+        ``None``: the debiased adjacency. A float ``tau`` (``"auto"``: the
+        mean debiased degree) gives the regularised normalised form.
+    refine : bool, default=True
+        Run :func:`refine_communities` on the k-means labels.
+    max_clusters : int >= 1, default=256
+        Largest number of eigenvalues computed with ``n_clusters="auto"``.
+    n_init : int >= 1, default=10
+        k-means restarts.
+    random_state : None, int or numpy.random.Generator, default=None
+        Randomness of the Lanczos start vector and k-means (not of any
+        release).
+
+    Returns
+    -------
+    result : DebiasedSpectralResult
+        ``labels``, ``n_clusters``, ``spectral_labels``, ``embedding``,
+        ``eigenvalues``, ``bulk_edge``.
+
+    References
+    ----------
+    .. [1] J. Hehir, A. Slavkovic and X. Niu, "Consistent spectral clustering
+       of network block models under local differential privacy", Journal
+       of Privacy and Confidentiality 12(2), 2022.
+    .. [2] T. Qin and K. Rohe, "Regularized spectral clustering under the
+       degree-corrected stochastic blockmodel", NeurIPS 2013.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from sklearn.metrics import adjusted_rand_score
+    >>> from skdpgraph.edge_dp import flip_edges, debiased_spectral_clustering
+    >>> from skdpgraph.privacy import randomized_response_probability
+    >>> G = nx.planted_partition_graph(3, 60, 0.3, 0.02, seed=0)
+    >>> truth = [v // 60 for v in range(180)]
+    >>> p = randomized_response_probability(3.0)
+    >>> released = flip_edges(G, 2 * p, random_state=0)
+    >>> res = debiased_spectral_clustering(released, p, n_clusters=3, random_state=0)
+    >>> adjusted_rand_score(truth, res.labels) > 0.9
+    True
+    """
+    p = _check_flip_probability(flip_probability)
+    q = _check_sample_rate(sample_rate)
+    A = check_adjacency(perturbed, what="perturbed")
+    n_clusters = _check_n_clusters(n_clusters, A.shape[0])
+    regularization = _check_regularization(regularization)
+    max_clusters = check_int(max_clusters, "max_clusters", 1)
+    n_init = check_int(n_init, "n_init", 1)
+    rng = check_random_state(random_state)
+    return _spectral_canonical(A, p, q, n_clusters, regularization, bool(refine),
+                               max_clusters, n_init, rng)
