@@ -1,6 +1,6 @@
 """
 Thesis, Section 4.3: clustering an epsilon-graph from Laplace-MST and PAMST
-==========================================================================
+===========================================================================
 
 Pinot's thesis (Section 4.3, Figures 4.3-4.5) samples 1,000 points on
 arbitrary shapes with Gaussian noise of standard deviation 1, builds an

@@ -92,7 +92,7 @@ for name, make in (("circles", make_homogeneous_circles), ("moons", make_homogen
             plot_graph(None, data.positions, model.labels_, tree=model.tree_,
                        cut_edges=model.cut_edges_, ax=ax)
             ax.set_title(f"({'cdef'[col]}) {label}, eps={eps}\n{model.n_clusters_} clusters, "
-                         f"ARI {ari:.2f} (median {med:.2f})", fontsize=9)
+                         f"ARI {round(ari, 2) + 0.0:.2f} (median {round(med, 2) + 0.0:.2f})", fontsize=9)
     fig.suptitle(f"Homogeneous {name}, n=100, w_min=0.1, w_max=0.3, mu=0.1, l1 neighbours")
     fig.tight_layout()
 
