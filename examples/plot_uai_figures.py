@@ -18,7 +18,7 @@ neighbourhood and the same total ``epsilon``.
 
 **Why the library's figure differs from the paper's.** With an honest
 calibration each of PAMST's 99 steps gets ``epsilon / 2 / 99``, so the odds
-between two cut edges are within ``exp(0.0025)`` at ``epsilon = 1``: the
+between two cut edges are within ``exp(0.025)`` at ``epsilon = 1``: the
 tree is nearly uniformly random and PTClust finds no structure (median ARI
 0 at every epsilon shown, even 5; see :doc:`/privacy`, section 6, and
 :doc:`/private_trees`); Laplace-MST needs a larger ``epsilon`` too (median
