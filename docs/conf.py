@@ -100,9 +100,6 @@ except ImportError:  # pragma: no cover
 html_title = f"skdpgraph {release}"
 html_static_path = []
 
-# Known, harmless: myst does not resolve links from the markdown pages to
-# files outside docs/ (../examples/..., ../benchmarks/...); they stay links.
-suppress_warnings = ["myst.xref_missing"]
 
 # -- the API pages, generated from __all__ ------------------------------------
 SUBPACKAGES = [
