@@ -51,6 +51,14 @@ Usage::
     python benchmarks/frontier.py --quick        # 100-node graphs, 7 epsilons (minutes)
     python benchmarks/frontier.py --n-jobs 2     # full grid (about an hour)
     python benchmarks/frontier.py --datasets moons100 digits --runs 5 --n-jobs 2
+    python benchmarks/frontier.py --scheduler tcp://HOST:8786   # on a Dask cluster
+
+Progress goes to stderr (a tqdm bar when tqdm is installed, else a line
+every tenth of each batch). ``--scheduler ADDRESS`` connects a
+``dask.distributed.Client`` and runs every batch of fits through
+``joblib.parallel_config(backend="dask")`` (``pip install "skdpgraph[dask]"``);
+the results are the same as a local run with the same ``--seed``, since every
+fit takes its seed from its position in the grid.
 
 Outputs: the tables on stdout, ``frontier.png`` (median ARI with
 quartile bands), ``frontier_mst_error.png`` and ``frontier_results.npz`` in
@@ -62,12 +70,13 @@ import argparse
 import itertools
 import math
 import os
+import sys
 import time
 import warnings
 from typing import NamedTuple
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, parallel_config
 from sklearn.metrics import adjusted_rand_score
 
 from skdpgraph.cluster import PrivateMSTClustering, dbmstclu
@@ -104,6 +113,28 @@ SETTINGS = (
 BASELINE = "PTClust-PAMST"
 #: Log-bisection steps refining each threshold between two grid points.
 REFINE_STEPS = 4
+
+
+# ---------------------------------------------------------------------------
+# running batches of fits, with progress
+# ---------------------------------------------------------------------------
+
+def run_batch(tasks, n_jobs, desc):
+    """Run ``delayed`` tasks with joblib (any configured backend), in order,
+    showing progress on stderr: a tqdm bar when tqdm is installed, else a
+    plain line every tenth of the batch."""
+    tasks = list(tasks)
+    results = Parallel(n_jobs=n_jobs, return_as="generator")(tasks)
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        out, step = [], max(1, len(tasks) // 10)
+        for k, res in enumerate(results, 1):
+            out.append(res)
+            if k % step == 0 or k == len(tasks):
+                print(f"[{desc}] {k}/{len(tasks)} fits", file=sys.stderr, flush=True)
+        return out
+    return list(tqdm(results, total=len(tasks), desc=desc, file=sys.stderr, leave=False))
 
 
 # ---------------------------------------------------------------------------
@@ -171,10 +202,10 @@ def clustering_frontier(benches, epsilons, runs, n_jobs, seed):
     for bench in benches:
         cells = list(itertools.product(range(len(SETTINGS)), NEIGHBORHOODS, MUS, epsilons))
         t0 = time.perf_counter()
-        res = Parallel(n_jobs=n_jobs)(
-            delayed(_cell)(bench, SETTINGS[s][1], SETTINGS[s][2], nb, mu, eps, runs,
-                           seed + 1000 * k)
-            for k, (s, nb, mu, eps) in enumerate(cells))
+        res = run_batch(
+            (delayed(_cell)(bench, SETTINGS[s][1], SETTINGS[s][2], nb, mu, eps, runs,
+                            seed + 1000 * k)
+             for k, (s, nb, mu, eps) in enumerate(cells)), n_jobs, bench.name)
         ari[bench.name] = np.array(res).reshape(len(SETTINGS), len(NEIGHBORHOODS), len(MUS),
                                                 len(epsilons), 2, runs)
         print(f"[{bench.name}] {bench.graph.shape[0]} nodes, {bench.graph.nnz // 2} edges; "
@@ -198,10 +229,11 @@ def _bisect(benches, jobs, steps, runs, n_jobs, seed):
     for step in range(steps):
         keys = list(jobs)
         mids = [math.sqrt(jobs[k][4] * jobs[k][5]) for k in keys]
-        res = Parallel(n_jobs=n_jobs)(
-            delayed(_cell)(benches[jobs[k][0]], SETTINGS[jobs[k][1]][1], SETTINGS[jobs[k][1]][2],
-                           jobs[k][2], jobs[k][3], mid, runs, seed + 10**7 * (step + 1) + 1000 * t)
-            for t, (k, mid) in enumerate(zip(keys, mids)))
+        res = run_batch(
+            (delayed(_cell)(benches[jobs[k][0]], SETTINGS[jobs[k][1]][1], SETTINGS[jobs[k][1]][2],
+                            jobs[k][2], jobs[k][3], mid, runs,
+                            seed + 10**7 * (step + 1) + 1000 * t)
+             for t, (k, mid) in enumerate(zip(keys, mids))), n_jobs, f"bisection {step + 1}")
         for k, mid, out in zip(keys, mids, res):
             jobs[k][5 if _reaches(out) else 4] = mid
 
@@ -255,10 +287,10 @@ def thresholds(benches, ari, epsilons, runs, n_jobs, seed, steps=REFINE_STEPS):
                 beyond[(name, base, i, j)] = [name, base, NEIGHBORHOODS[i], MUS[j],
                                               epsilons[-1], 10.0 * best]
     if beyond:
-        first = Parallel(n_jobs=n_jobs)(
-            delayed(_cell)(benches[job[0]], SETTINGS[base][1], SETTINGS[base][2], job[2],
-                           job[3], job[5], runs, seed + 9 * 10**8 + 1000 * t)
-            for t, job in enumerate(beyond.values()))
+        first = run_batch(
+            (delayed(_cell)(benches[job[0]], SETTINGS[base][1], SETTINGS[base][2], job[2],
+                            job[3], job[5], runs, seed + 9 * 10**8 + 1000 * t)
+             for t, job in enumerate(beyond.values())), n_jobs, "PTClust-PAMST beyond the grid")
         for (key, job), res in zip(list(beyond.items()), first):
             if not _reaches(res):
                 out[key[0]][key[1:]] = np.inf
@@ -423,9 +455,9 @@ def mst_error_frontier(n_nodes, p, epsilons, runs, n_jobs, seed):
     graph.data /= 10.0  # public bound of U(0, 10): weights into [0, 1]
     cells = list(itertools.product(range(len(TREE_SETTINGS)), NEIGHBORHOODS, MUS, epsilons))
     t0 = time.perf_counter()
-    res = Parallel(n_jobs=n_jobs)(
-        delayed(_err_cell)(graph, TREE_SETTINGS[s][1], nb, mu, eps, runs, seed + 100 * k)
-        for k, (s, nb, mu, eps) in enumerate(cells))
+    res = run_batch(
+        (delayed(_err_cell)(graph, TREE_SETTINGS[s][1], nb, mu, eps, runs, seed + 100 * k)
+         for k, (s, nb, mu, eps) in enumerate(cells)), n_jobs, "MST error")
     arr = np.array(res).reshape(len(TREE_SETTINGS), len(NEIGHBORHOODS), len(MUS),
                                 len(epsilons), runs)
     mst_w = float(minimum_spanning_tree(graph).weights.sum())
@@ -481,11 +513,32 @@ def main(argv=None):
     parser.add_argument("--n-jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-mst-error", action="store_true")
+    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                        help="address of a Dask scheduler (tcp://host:8786): run the grid "
+                             "on that cluster through joblib's dask backend")
     parser.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                       "output"))
     parser.add_argument("--from-results", metavar="NPZ", default=None,
                         help="re-print the tables and redraw the figures of a saved run")
     args = parser.parse_args(argv)
+    if args.scheduler is not None:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            parser.error('--scheduler needs dask.distributed: pip install "skdpgraph[dask]"')
+        try:
+            client = Client(args.scheduler, timeout="30s")
+        except OSError as exc:
+            parser.error(f"--scheduler: cannot reach {args.scheduler!r}: {exc}")
+        print(f"running on the Dask cluster at {args.scheduler} "
+              f"({len(client.scheduler_info()['workers'])} workers)", file=sys.stderr)
+        args.n_jobs = -1
+        with parallel_config(backend="dask"):
+            return _main(args)
+    return _main(args)
+
+
+def _main(args):
     os.makedirs(args.out, exist_ok=True)
     if args.from_results:
         saved = np.load(args.from_results)

@@ -1,4 +1,5 @@
 """PIG experiment: how much edge-flip perturbation costs SCAN and graph k-medoids.
+===============================================================================
 
 The shape of Muelle et al.'s evaluation (EDBT/ICDT workshops 2015, Section 6):
 the clustering of the *unperturbed* graph is the ground truth, and the F1

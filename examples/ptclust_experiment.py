@@ -1,4 +1,5 @@
 """PTClust on the UAI 2018 paper's homogeneous moons and circles (Section 4).
+==========================================================================
 
 Setting of the paper: 100-node strongly homogeneous graphs with
 ``w_min = 0.1`` and ``w_max = 0.3``, weights normalised into ``(0, 1]``

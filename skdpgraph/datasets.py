@@ -1,4 +1,4 @@
-"""Synthetic graphs of the papers' experiments.
+"""Synthetic graphs of the papers' experiments ([1]_, [2]_, [3]_, [4]_).
 
 Every generator returns a :class:`sklearn.utils.Bunch` with
 

@@ -28,6 +28,7 @@ LAYERS = {
     "metrics": 3,
     "cluster": 4,
     "datasets": 5,
+    "plotting": 5,
     "__main__": 6,
     "_deprecated": 6,
     "__init__": 6,

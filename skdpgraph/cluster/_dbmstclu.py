@@ -94,7 +94,7 @@ def dbmstclu(tree):
     cached and only the two new clusters are re-evaluated. A cluster keeps
     its nodes in a DFS preorder: a candidate cut splits it into a contiguous
     range and a prefix plus suffix, so sizes, dispersions and separations of
-    all candidates come from prefix/suffix scans, O(|C|) numpy work per
+    all candidates come from prefix/suffix scans, ``O(|C|)`` numpy work per
     evaluation; subtree aggregates are maintained under cuts with the same
     scans. Total time O(sum over steps of the size of the cluster cut).
     """

@@ -385,6 +385,12 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
     A disconnected graph gives one tree per component; each component is
     clustered on its own, so clusters never span components.
 
+    References
+    ----------
+    .. [1] R. Pinot, A. Morvan, F. Yger, C. Gouy-Pailler, J. Atif, "Graph-based
+       Clustering under Differential Privacy", UAI 2018, Section 3.3
+       (Algorithm 3, PTClust; Definition 3.12, Weight-Release).
+
     Examples
     --------
     >>> import numpy as np

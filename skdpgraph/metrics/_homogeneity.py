@@ -254,7 +254,7 @@ def check_homogeneity(graph, labels):
 
     *Weak.* The same test with ``M_i``, ``m_i`` replaced by the largest and
     smallest weight of the inside edges that belong to some MST. Cost: one
-    MST and one bottleneck query per edge, O((|V| + |E|) log |V|).
+    MST and one bottleneck query per edge, ``O((|V| + |E|) log |V|)``.
 
     Derivation: ``docs/homogeneity.md``. The tests check both conditions
     against enumeration of all spanning trees of small graphs.

@@ -338,7 +338,7 @@ def _check_positive(value, name, *, allow_zero=True, allow_inf=False):
 def pure_to_zcdp(epsilon):
     """zCDP parameter of a pure ``epsilon``-DP mechanism: ``epsilon**2 / 2``.
 
-    Any ``epsilon``-DP mechanism is ``(epsilon**2 / 2)``-zCDP ([BS16]_,
+    Any ``epsilon``-DP mechanism is ``(epsilon**2 / 2)``-zCDP ([BS16],
     Proposition 1.4).
     """
     epsilon = _check_positive(epsilon, "epsilon", allow_inf=True)
@@ -350,7 +350,7 @@ def exponential_mechanism_zcdp(epsilon):
 
     The exponential mechanism ``P(r) ~ exp(epsilon * u(r) / (2 * Delta u))`` is
     ``epsilon``-DP and, being ``epsilon``-bounded range, ``(epsilon**2 / 8)``-zCDP
-    ([CR21]_, Lemma 3.2), four times less than the generic ``epsilon**2 / 2``.
+    ([CR21], Lemma 3.2), four times less than the generic ``epsilon**2 / 2``.
     """
     epsilon = _check_positive(epsilon, "epsilon", allow_inf=True)
     return 0.125 * epsilon * epsilon
@@ -368,7 +368,7 @@ def gaussian_zcdp(l2_sensitivity, sigma):
     """zCDP parameter of the Gaussian mechanism: ``D**2 / (2 sigma**2)``.
 
     Adding ``N(0, sigma**2 I)`` to a query of L2 sensitivity ``D`` is
-    ``D**2 / (2 sigma**2)``-zCDP ([BS16]_, Proposition 1.6).
+    ``D**2 / (2 sigma**2)``-zCDP ([BS16], Proposition 1.6).
     """
     l2_sensitivity = _check_positive(l2_sensitivity, "l2_sensitivity")
     sigma = _check_positive(sigma, "sigma", allow_zero=False, allow_inf=True)
@@ -379,7 +379,7 @@ def gaussian_zcdp(l2_sensitivity, sigma):
 
 
 def _cks_epsilon_at(alpha, rho, log_inv_delta):
-    """Epsilon of rho-zCDP at Renyi order alpha > 1 ([CKS20]_, Prop. 12).
+    """Epsilon of rho-zCDP at Renyi order alpha > 1 ([CKS20], Prop. 12).
 
     ``alpha*rho + (log(1/delta) + (alpha-1) log(1-1/alpha) - log(alpha)) / (alpha-1)``;
     every order alpha > 1 gives a valid epsilon, the infimum the tightest.
@@ -419,8 +419,8 @@ def zcdp_to_approx_dp(rho, delta, *, method="cks"):
     delta : float
         Target delta, in (0, 1).
     method : {"cks", "bun_steinke"}, default="cks"
-        ``"bun_steinke"``: ``rho + 2 sqrt(rho ln(1/delta))`` ([BS16]_,
-        Proposition 1.3). ``"cks"``: the conversion of [CKS20]_ (Proposition
+        ``"bun_steinke"``: ``rho + 2 sqrt(rho ln(1/delta))`` ([BS16],
+        Proposition 1.3). ``"cks"``: the conversion of [CKS20] (Proposition
         12, through Renyi DP of every order ``alpha > 1``), minimised
         numerically over ``alpha``; it is never larger than Bun–Steinke's and
         any order gives a valid guarantee, so numerical imprecision only costs

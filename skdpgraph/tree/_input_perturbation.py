@@ -99,17 +99,17 @@ def input_perturbation_tree(graph, epsilon=None, *, sensitivity, neighborhood="l
     -----
     Guarantees (topology public), with ``k = |V| - (components)``:
 
-    ========  ====================  ===========================================
-    noise     scale                 guarantee
-    ========  ====================  ===========================================
-    gumbel    ``2 k mu / epsilon``  ``epsilon``-DP (``delta`` and ``rho`` None)
-    gumbel    ``mu sqrt(k/(2 rho))``  ``rho``-zCDP (``rho`` from
-                                    ``(epsilon, delta)`` if given so)
-    laplace   ``mu/eps`` or         ``epsilon``-DP (``"l1"`` / ``"linf"``)
+    ========  ==============================  ===========================================
+    noise     scale                           guarantee
+    ========  ==============================  ===========================================
+    gumbel    ``2 k mu / epsilon``            ``epsilon``-DP (``delta`` and ``rho`` None)
+    gumbel    ``mu sqrt(k/(2 rho))``          ``rho``-zCDP (``rho`` from
+                                              ``(epsilon, delta)`` if given so)
+    laplace   ``mu/eps`` or                   ``epsilon``-DP (``"l1"`` / ``"linf"``)
               ``|E| mu/eps``
-    gaussian  ``mu/sqrt(2 rho)`` or ``rho``-zCDP (``"l1"`` / ``"linf"``)
+    gaussian  ``mu/sqrt(2 rho)`` or           ``rho``-zCDP (``"l1"`` / ``"linf"``)
               ``sqrt(|E|) mu/sqrt(2 rho)``
-    ========  ====================  ===========================================
+    ========  ==============================  ===========================================
 
     Running time: one noise draw per edge and one exact MST (scipy's
     Kruskal on the sparse graph, ``O(|V|^2)`` Prim on dense input).

@@ -89,7 +89,7 @@ def pamst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None, rh
         Sampler of a sparse graph (all three draw the same law; see Notes):
         ``"race"``, restarts of the race of exponential clocks only;
         ``"sequential"``, the sequential exponential mechanism from the
-        roots (O((|V| + |E|) sqrt(|V|)) with a Python-level loop); ``"auto"``,
+        roots (``O((|V| + |E|) sqrt(|V|))`` with a Python-level loop); ``"auto"``,
         the race, handing over to the sequential sampler when phases become
         unproductive. Dense graphs have one sampler.
 
@@ -102,7 +102,7 @@ def pamst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None, rh
 
     Notes
     -----
-    *Sparse graphs: the race of exponential clocks, O(|E| log |V|).* Give each
+    *Sparse graphs: the race of exponential clocks,* ``O(|E| log |V|)``. Give each
     edge a length ``L(e) = X(e) exp(s(e))``, ``X(e) ~ Exp(1)`` i.i.d.,
     ``s(e) = c (w(e) - min w)``, ``c = eps_step / (2 mu)``, and run Dijkstra
     from the roots (scipy's C implementation). Edge ``(u, v)`` "rings" at time
@@ -135,7 +135,7 @@ def pamst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None, rh
     ``2**-53 e^18 ~ 7e-9`` of the clock scale of the new edges. When
     ``c (w_max - w_min)`` is moderate (PAMST's per-step budgets are small,
     so this is the usual case) there is a single phase. When phases become
-    unproductive (each reaches few nodes for its O(|E|) cost; this happens
+    unproductive (each reaches few nodes for its ``O(|E|)`` cost; this happens
     only for huge ``c (w_max - w_min)``, where PAMST is close to the exact
     MST), the sampler finishes with the sequential exponential mechanism
     over log-space block sums (:func:`_pamst_sequential`), exact by
@@ -145,7 +145,7 @@ def pamst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None, rh
     their spread and keeps every number finite: no NaN or infinity can
     reach the tree.
 
-    *Dense (complete) graphs: O(|V|^2) time, O(|V|) extra memory.* The
+    *Dense (complete) graphs:* ``O(|V|^2)`` *time,* ``O(|V|)`` *extra memory.* The
     sequential exponential mechanism itself, vectorised: for every node ``v``
     outside the tree keep ``a(v) = log sum_{u in tree} exp(-s(u, v))``
     (updated with ``logaddexp`` when a node joins; no overflow, no
@@ -154,7 +154,7 @@ def pamst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None, rh
     ``exp(-s(u, v))``. The product is exactly ``exp(-s(e)) / sum_cut exp(-s)``.
     This departs from the clock race (one clock per edge drawn when its first
     endpoint joins) because it is the definition itself, with no floating-point
-    sums of times at all, at the same O(|V|^2) cost.
+    sums of times at all, at the same ``O(|V|^2)`` cost.
 
     Only floating-point rounding separates the samplers from the exact law:
     the uniform variates are multiples of ``2**-53`` and normalising

@@ -1,0 +1,46 @@
+"""The main job's options: data, budgets, neighbourhood, figure, progress, bad values."""
+
+import pytest
+
+from skdpgraph.__main__ import main
+
+
+def test_one_dataset_linf_and_figure(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "summary.png"
+    assert main(["--dataset", "circles", "--neighborhood", "linf", "--runs", "1",
+                 "--epsilons", "5", "1", "--output", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "linf neighbours" in captured.out
+    assert "circles" in captured.out and "moons" not in captured.out
+    assert captured.out.count("| eps ") == 2 * 5  # 2 epsilons x 5 mechanisms
+    assert out.stat().st_size > 0
+    assert "figure written" in captured.out
+    assert captured.err  # progress lines or bar on stderr
+
+
+def test_plain_progress_lines_without_tqdm(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    main(["--dataset", "moons", "--runs", "1", "--epsilons", "5"])
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("[moons 1/5] ") and err[-1].startswith("[moons 5/5] ")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--epsilons", "-1"], "must be a finite number > 0"),
+    (["--epsilons", "inf"], "must be a finite number > 0"),
+    (["--epsilons", "abc"], "not a number"),
+    (["--dataset", "blobs"], "invalid choice"),
+    (["--neighborhood", "l2"], "invalid choice"),
+    (["--runs", "0"], "integer >= 1"),
+    (["--n-samples", "2"], "at least 4"),
+    (["--output", "figure.jpg"], "PNG"),
+])
+def test_bad_values_are_refused(argv, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
