@@ -1,8 +1,24 @@
 """The main job's options: data, budgets, neighbourhood, figure, progress, bad values."""
 
+import runpy
+import sys
+
 import pytest
 
-from skdpgraph.__main__ import main
+
+def main(argv):
+    """Run ``python -m skdpgraph ARGV`` in this process; return its exit code."""
+    old = sys.argv
+    sys.argv = ["skdpgraph", *argv]
+    try:
+        runpy.run_module("skdpgraph", run_name="__main__", alter_sys=True)
+    except SystemExit as exc:
+        if exc.code not in (0, None):
+            raise
+        return 0
+    finally:
+        sys.argv = old
+    return 0
 
 
 def test_one_dataset_linf_and_figure(tmp_path, capsys):
@@ -13,20 +29,18 @@ def test_one_dataset_linf_and_figure(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "linf neighbours" in captured.out
     assert "circles" in captured.out and "moons" not in captured.out
-    assert captured.out.count("| eps ") == 2 * 5  # 2 epsilons x 5 mechanisms
+    assert captured.out.count("| eps ") == 2 * 6  # 2 epsilons x (auto + 5 mechanisms)
     assert out.stat().st_size > 0
     assert "figure written" in captured.out
     assert captured.err  # progress lines or bar on stderr
 
 
 def test_plain_progress_lines_without_tqdm(monkeypatch, capsys):
-    import sys
-
     monkeypatch.setitem(sys.modules, "tqdm", None)
     monkeypatch.setitem(sys.modules, "tqdm.auto", None)
     main(["--dataset", "moons", "--runs", "1", "--epsilons", "5"])
     err = capsys.readouterr().err.splitlines()
-    assert err[0].startswith("[moons 1/5] ") and err[-1].startswith("[moons 5/5] ")
+    assert err[0].startswith("[moons 1/6] ") and err[-1].startswith("[moons 6/6] ")
 
 
 @pytest.mark.parametrize("argv, message", [
