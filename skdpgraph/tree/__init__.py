@@ -24,7 +24,7 @@ from ._registry import (
                         register_tree_mechanism,
                         release_private_tree,
 )
-from ._ust import UST_METHODS, UstBudgetError, sample_weighted_ust
+from ._ust import UST_METHODS, sample_weighted_ust
 from ._weight_release import release_tree_weights
 
 __all__ = [
@@ -46,5 +46,4 @@ __all__ = [
     "release_private_tree",
     "sample_weighted_ust",
     "UST_METHODS",
-    "UstBudgetError",
 ]
