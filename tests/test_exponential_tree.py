@@ -2,7 +2,7 @@
 
 Statistical tests: every chi-square test below uses a fixed seed and rejects
 at p < 5e-8, so each fails by chance with probability below 5e-8; there are
-20 such tests in this file, so the false-failure rate is below 1e-6. The
+19 such tests in this file, so the false-failure rate is below 1e-6. The
 sample sizes (two to three thousand) give the tests power against any real
 error: a calibration off by a factor 2 moves the chi-square statistic by
 thousands.

@@ -34,6 +34,8 @@ _TWO_M64 = 2.0 ** -64
 _LOW_BITS = np.uint64(2 ** 63 - 1)
 _REFINE_BELOW = 2 ** 52  # fewer than 52 significant bits left: refine
 _DBL_MAX = np.finfo(np.float64).max
+_TINY = np.nextafter(0.0, 1.0)
+_HALF = np.uint64(2 ** 63)
 _MAX_DEPTH = 18  # 2**(-64 * 18) is below the smallest double
 
 
@@ -80,8 +82,10 @@ def standard_exponential(size, random_state):
     x *= _TWO_M64  # distance of U to its nearer end, in (0, 1/2)
     small = np.flatnonzero(low < _REFINE_BELOW)
     if small.size:
-        x[small] = (low[small].astype(np.float64)
-                    + _fine_tail(random_state, small.size)) * _TWO_M64
+        xs = (low[small].astype(np.float64) + _fine_tail(random_state, small.size)) * _TWO_M64
+        # An underflow to 0 stays for U = 1 - x (E = 0, a Gumbel beyond any
+        # double); for U = x it is held at the smallest double (E = 744.4).
+        x[small] = np.where(w[small] >= _HALF, xs, np.maximum(xs, _TINY))
     # U = 1 - x (E small) when the top bit is set, else U = x; branch-free.
     e = (w >> np.uint64(63)).view(np.int64).astype(np.float64)
     e -= x

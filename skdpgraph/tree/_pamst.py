@@ -13,11 +13,11 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components, dijkstra
 
 from ..privacy import (
-    standard_gumbel,
     check_neighborhood,
     check_sensitivity,
     pamst_step_epsilon,
     resolve_budget,
+    standard_gumbel,
 )
 from ..privacy._samplers import standard_exponential
 from ..utils import (
@@ -160,9 +160,19 @@ def pamst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None, rh
     endpoint joins) because it is the definition itself, with no floating-point
     sums of times at all, at the same O(|V|^2) cost.
 
-    Only floating-point rounding separates the samplers from the exact law:
-    the uniform variates are multiples of ``2**-53`` and normalising
-    probabilities rounds to double precision.
+    *No probability underflows to zero.* The clocks ``X(e)`` come from
+    :func:`skdpgraph.privacy.standard_gumbel`'s exponential, whose tails are
+    unbounded (numpy's stop near 44 and near ``2**-53``, so that an edge
+    heavier by more than about 40 in ``s`` could never ring first). A
+    draw proportional to weights uses an inverse-CDF lookup on a 53-bit
+    uniform only when every weight has at least ``2**-40`` of the total (so
+    every cell spans many steps of the uniform); otherwise, and whenever
+    ``exp`` could underflow, it is a Gumbel-max over the log-weights with
+    unbounded Gumbel tails. Every tree of positive probability therefore
+    keeps a positive probability. What remains is the resolution of double
+    precision: uniforms on a ``2**-53`` grid, relative rounding of order
+    ``|V| 2**-53`` in the cumulative sums, and the restarts' ``7e-9``
+    relative accuracy of ring times stated above; there is no truncation.
 
     References
     ----------

@@ -30,7 +30,14 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from ._common import components, edge_lookup, group_argmax, group_logsumexp, gumbel, logsumexp
+from ._common import (
+    components,
+    edge_lookup,
+    group_argmax,
+    group_logsumexp,
+    gumbel,
+    logsumexp,
+)
 
 #: Work units charged per cycle-popping round (its fixed overhead).
 ROUND_COST = 300
