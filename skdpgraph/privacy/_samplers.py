@@ -33,19 +33,16 @@ __all__ = ["standard_gumbel", "standard_exponential"]
 _TWO_M64 = 2.0 ** -64
 _LOW_BITS = np.uint64(2 ** 63 - 1)
 _REFINE_BELOW = 2 ** 52  # fewer than 52 significant bits left: refine
+_SHIFT_63, _SHIFT_59, _SIXTEEN = np.uint64(63), np.uint64(59), np.uint64(16)
 _DBL_MAX = np.finfo(np.float64).max
 _TINY = np.nextafter(0.0, 1.0)
 _HALF = np.uint64(2 ** 63)
 _MAX_DEPTH = 18  # 2**(-64 * 18) is below the smallest double
 
 
-def _words(random_state, size):
-    return random_state.bit_generator.random_raw(size)
-
-
 def _fine_tail(random_state, size, depth=1):
     """Uniform draws on ``(0, 1)`` with 52 significant bits down to ``2**-1074``."""
-    w = _words(random_state, size)
+    w = random_state.bit_generator.random_raw(size)
     x = (w.astype(np.float64) + 0.5) * _TWO_M64
     small = np.flatnonzero(w < np.uint64(_REFINE_BELOW))
     if small.size and depth < _MAX_DEPTH:
@@ -69,32 +66,30 @@ def standard_exponential(size, random_state):
     ----------
     size : int
     random_state : numpy.random.Generator
+        Only its ``bit_generator.random_raw`` is used (64-bit words).
 
     Returns
     -------
     ndarray of float64, shape (size,)
     """
-    size = int(np.prod(size))
-    w = _words(random_state, size)
-    low = (w & _LOW_BITS).view(np.int64)  # int64 converts to float faster
-    x = low.astype(np.float64)
-    x += 0.5
-    x *= _TWO_M64  # distance of U to its nearer end, in (0, 1/2)
-    small = np.flatnonzero(low < _REFINE_BELOW)
-    if small.size:
-        xs = (low[small].astype(np.float64) + _fine_tail(random_state, small.size)) * _TWO_M64
+    w = random_state.bit_generator.random_raw(size)
+    low = (w & _LOW_BITS).view(np.int64)
+    x = (low + 0.5) * _TWO_M64  # distance of U to its nearer end, in (0, 1/2)
+    if low.min(initial=_REFINE_BELOW) < _REFINE_BELOW:  # rare: refine small x
+        small = np.flatnonzero(low < _REFINE_BELOW)
+        xs = (low[small] + _fine_tail(random_state, small.size)) * _TWO_M64
         # An underflow to 0 stays for U = 1 - x (E = 0, a Gumbel beyond any
         # double); for U = x it is held at the smallest double (E = 744.4).
         x[small] = np.where(w[small] >= _HALF, xs, np.maximum(xs, _TINY))
     # U = 1 - x (E small) when the top bit is set, else U = x; branch-free.
-    e = (w >> np.uint64(63)).view(np.int64).astype(np.float64)
-    e -= x
-    np.abs(e, out=e)
+    top = (w >> _SHIFT_63).view(np.int64)
+    e = np.abs(top - x)
     np.log(e, out=e)
     np.negative(e, out=e)
     # -log(1 - x) has relative error up to 2**-54 / x: recompute for x < 1/16.
-    fine = np.flatnonzero((w >> np.uint64(59)) == np.uint64(16))
-    e[fine] = -np.log1p(-x[fine])
+    fine = (w >> _SHIFT_59) == _SIXTEEN
+    if fine.any():
+        e[fine] = -np.log1p(-x[fine])
     return e
 
 
@@ -118,12 +113,13 @@ def standard_gumbel(size, random_state):
     -------
     ndarray of float64
     """
-    shape = (size,) if np.ndim(size) == 0 else tuple(size)
-    e = standard_exponential(int(np.prod(shape)), random_state)
+    if isinstance(size, (int, np.integer)):
+        e = standard_exponential(int(size), random_state)
+    else:
+        e = standard_exponential(int(np.prod(size)), random_state).reshape(size)
     with np.errstate(divide="ignore"):
         np.log(e, out=e)
     np.negative(e, out=e)
     # E == 0 (underflow) gives +inf: the largest double instead, so that
     # -inf + G stays -inf (an impossible candidate never wins) and no NaN.
-    np.minimum(e, _DBL_MAX, out=e)
-    return e.reshape(shape)
+    return np.minimum(e, _DBL_MAX, out=e)

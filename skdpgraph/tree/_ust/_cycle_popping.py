@@ -30,6 +30,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
+from ...privacy._samplers import standard_exponential
 from ._common import (
     components,
     edge_lookup,
@@ -42,9 +43,8 @@ from ._common import (
 #: Work units charged per cycle-popping round (its fixed overhead).
 ROUND_COST = 300
 
-#: A row whose smallest conductance is below this fraction of its total is
-#: drawn by Gumbel-max in log space: inverse-CDF lookups on 53-bit uniforms
-#: would give its lightest neighbours probability 0.
+#: Neighbours below this fraction of their row's total are drawn apart from
+#: the inverse-CDF lookup, which on 53-bit uniforms could never pick them.
 _CDF_MIN_FRACTION = 2.0 ** -40
 
 #: Trap elimination: most trapped nodes eliminated per round, largest
@@ -59,12 +59,16 @@ class _SuccessorSampler:
 
     Rows are grouped by degree into padded 2-D blocks (widths powers of two,
     so memory stays below twice the number of directed edges) holding each
-    row's own cumulative sums; a draw is a vectorised inverse-CDF lookup,
-    exact up to the ``2**-53`` resolution of the uniforms. Rows whose
-    lightest neighbour has less than ``2**-40`` of the row's total (where
-    that resolution, or ``exp`` underflow, would make it impossible) are
-    drawn by Gumbel-max over the log-conductances instead, with unbounded
-    Gumbel tails: every neighbour keeps a positive probability.
+    row's own cumulative sums; a draw is a vectorised inverse-CDF lookup on
+    a 53-bit uniform. Such a lookup would give probability 0 to a neighbour
+    with less than about ``2**-53`` of the row's total (its cell absorbed by
+    rounding, or its ``exp`` underflowing). So the *light* neighbours, those
+    below ``2**-40`` of the total, are left out of the cumulative sums and
+    drawn separately: the draw goes to them with their exact total
+    probability ``q``, decided by ``E > -log q`` with ``E ~ Exp(1)`` of
+    unbounded tail, and among them by Gumbel-max in log space. The cost is
+    one exponential draw per row with light neighbours; the light branch
+    itself (probability below ``deg 2**-40``) is essentially never taken.
     """
 
     def __init__(self, u, v, logc, n):
@@ -78,13 +82,18 @@ class _SuccessorSampler:
         np.cumsum(deg, out=indptr[1:])
         rowmax = np.full(n, -np.inf)
         np.maximum.at(rowmax, src, lc)
-        rowmin = np.full(n, np.inf)
-        np.minimum.at(rowmin, src, lc)
         p = np.exp(lc - rowmax[src])
         with np.errstate(divide="ignore"):
-            total = np.bincount(src, weights=p, minlength=n)
-            self.log_strength = np.where(deg > 0, rowmax + np.log(total), -np.inf)
-        wide = rowmin - self.log_strength < np.log(_CDF_MIN_FRACTION)
+            self.log_strength = np.where(
+                deg > 0, rowmax + np.log(np.bincount(src, weights=p, minlength=n)), -np.inf)
+        light = lc - self.log_strength[src] < np.log(_CDF_MIN_FRACTION)
+        self.log_light = np.full(n, -np.inf)  # log of the light neighbours' share
+        if light.any():
+            rows = np.unique(src[light])
+            self.log_light[rows] = group_logsumexp(
+                np.searchsorted(rows, src[light]), lc[light], rows.size
+            ) - self.log_strength[rows]
+        p[light] = 0.0
         width_class = np.zeros(n, dtype=np.int64)
         pos = deg > 0
         width_class[pos] = np.ceil(np.log2(deg[pos])).astype(np.int64)
@@ -98,15 +107,14 @@ class _SuccessorSampler:
             col = np.arange(width)
             valid = col[None, :] < d[:, None]
             flat = indptr[nodes][:, None] + np.minimum(col[None, :], d[:, None] - 1)
-            vals = np.where(valid, p[flat], 0.0)
-            cs = np.cumsum(vals, axis=1)
+            cs = np.cumsum(np.where(valid, p[flat], 0.0), axis=1)
             cdf = np.where(valid, cs, np.inf)
             nbr = np.where(valid, dst[flat], 0)
-            # Log-conductances only for the blocks holding wide rows.
-            logp = np.where(valid, lc[flat], -np.inf) if wide[nodes].any() else None
+            # Log-conductances of the light neighbours, for the blocks having some.
+            is_light = valid & light[flat]
+            log_light = np.where(is_light, lc[flat], -np.inf) if is_light.any() else None
             self.row_in_block[nodes] = np.arange(nodes.size)
-            self.blocks[int(wc)] = (cdf, nbr, cs[np.arange(nodes.size), d - 1], logp)
-        self.wide = wide
+            self.blocks[int(wc)] = (cdf, nbr, cs[np.arange(nodes.size), d - 1], log_light)
 
     def draw(self, nodes, rng):
         """One successor for each node of ``nodes``; also returns the work done."""
@@ -115,15 +123,19 @@ class _SuccessorSampler:
         wcs = self.width_class[nodes]
         for wc in np.unique(wcs):
             sel = np.flatnonzero(wcs == wc)
-            cdf, nbr, total, logp = self.blocks[int(wc)]
+            cdf, nbr, total, log_light = self.blocks[int(wc)]
             rows = self.row_in_block[nodes[sel]]
             target = rng.random(sel.size) * total[rows]
             idx = np.count_nonzero(cdf[rows] <= target[:, None], axis=1)
-            if logp is not None:
-                w = np.flatnonzero(self.wide[nodes[sel]])
-                if w.size:
-                    lw = logp[rows[w]]
-                    idx[w] = np.argmax(lw + gumbel(lw.shape, rng), axis=1)
+            if log_light is not None:
+                has = np.flatnonzero(self.log_light[nodes[sel]] > -np.inf)
+                if has.size:
+                    # Light branch with probability q: Exp(1) > -log q.
+                    e = standard_exponential(has.size, rng)
+                    go = has[e > -self.log_light[nodes[sel[has]]]]
+                    if go.size:
+                        lw = log_light[rows[go]]
+                        idx[go] = np.argmax(lw + gumbel(lw.shape, rng), axis=1)
             out[sel] = nbr[rows, idx]
             work += sel.size * cdf.shape[1]
         return out, work

@@ -126,9 +126,10 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
     floating point: every random choice is a Gumbel-max over
     log-conductances with unbounded Gumbel tails
     (:func:`skdpgraph.privacy.standard_gumbel`) or an inverse-CDF lookup on
-    a 53-bit uniform over a row whose every entry has at least ``2**-40``
-    of its total, so no tree of positive probability gets probability 0
-    (with ``reduce=False``); the probabilities themselves are computed with
+    a 53-bit uniform over entries of at least ``2**-40`` of their total (the
+    lighter ones drawn apart, with their exact total probability decided by
+    an exponential variable of unbounded tail), so no tree of positive
+    probability gets probability 0 (with ``reduce=False``); the probabilities themselves are computed with
     sums and products of positive numbers, with relative rounding errors
     of order ``k 2**-53`` for a component of ``k`` nodes.
 
