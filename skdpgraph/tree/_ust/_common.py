@@ -12,6 +12,22 @@ def gumbel(size, rng):
     return standard_gumbel(size, rng)
 
 
+class GumbelStream:
+    """i.i.d. Gumbel noise handed out in pieces, drawn in chunks (fewer calls)."""
+
+    def __init__(self, rng, chunk=4096):
+        self.rng, self.chunk = rng, chunk
+        self.buf, self.pos = np.empty(0), 0
+
+    def take(self, shape):
+        size = int(np.prod(shape))
+        if self.pos + size > self.buf.size:
+            self.buf, self.pos = gumbel(max(self.chunk, size), self.rng), 0
+        out = self.buf[self.pos:self.pos + size].reshape(shape)
+        self.pos += size
+        return out
+
+
 def logsumexp(x):
     """``log(sum(exp(x)))`` of a non-empty 1-D array (scipy's is slow here)."""
     top = x.max()

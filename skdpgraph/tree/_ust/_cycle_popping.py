@@ -32,6 +32,7 @@ from scipy.sparse.csgraph import connected_components
 
 from ...privacy._samplers import standard_exponential
 from ._common import (
+    GumbelStream,
     components,
     edge_lookup,
     group_argmax,
@@ -120,6 +121,12 @@ class _SuccessorSampler:
         """One successor for each node of ``nodes``; also returns the work done."""
         out = np.empty(nodes.size, dtype=np.int64)
         work = 0
+        # Rows going to their light neighbours: probability q, Exp(1) > -log q.
+        to_light = np.zeros(nodes.size, dtype=bool)
+        has = np.flatnonzero(self.log_light[nodes] > -np.inf)
+        if has.size:
+            e = standard_exponential(has.size, rng)
+            to_light[has[e > -self.log_light[nodes[has]]]] = True
         wcs = self.width_class[nodes]
         for wc in np.unique(wcs):
             sel = np.flatnonzero(wcs == wc)
@@ -127,15 +134,10 @@ class _SuccessorSampler:
             rows = self.row_in_block[nodes[sel]]
             target = rng.random(sel.size) * total[rows]
             idx = np.count_nonzero(cdf[rows] <= target[:, None], axis=1)
-            if log_light is not None:
-                has = np.flatnonzero(self.log_light[nodes[sel]] > -np.inf)
-                if has.size:
-                    # Light branch with probability q: Exp(1) > -log q.
-                    e = standard_exponential(has.size, rng)
-                    go = has[e > -self.log_light[nodes[sel[has]]]]
-                    if go.size:
-                        lw = log_light[rows[go]]
-                        idx[go] = np.argmax(lw + gumbel(lw.shape, rng), axis=1)
+            go = np.flatnonzero(to_light[sel])
+            if go.size:
+                lw = log_light[rows[go]]
+                idx[go] = np.argmax(lw + gumbel(lw.shape, rng), axis=1)
             out[sel] = nbr[rows, idx]
             work += sel.size * cdf.shape[1]
         return out, work
@@ -212,7 +214,7 @@ class _Eliminations:
         idx = int(self.edge_of(np.array([a]), np.array([b]))[0])
         return idx, (float(self.logc0[idx]) if idx >= 0 else -np.inf)
 
-    def source(self, a, b, level, rng):
+    def source(self, a, b, level, noise):
         """Where the conductance of {a, b} at ``level`` comes from: -1 original, t mesh."""
         common = set(self.member.get(a, ())) & set(self.member.get(b, ()))
         common = [t for t in common if t < level]
@@ -220,7 +222,7 @@ class _Eliminations:
             return -1
         parts = [self.original(a, b)[1]]
         parts += [self.row[t][a] + self.row[t][b] - self.logd[t] for t in common]
-        k = int(np.argmax(np.array(parts) + gumbel(len(parts), rng)))
+        k = int(np.argmax(np.array(parts) + noise.take(len(parts))))
         return -1 if k == 0 else common[k - 1]
 
     def _rollback(self, n_levels):
@@ -325,8 +327,9 @@ def _unwind_traps(rec, succ, roots, n, rng):
     live = [True] * len(eu)
     bucket = {}
     n_levels = len(rec.x)
+    noise = GumbelStream(rng)
     for i, (a, b) in enumerate(zip(eu, ev)):
-        s = rec.source(a, b, n_levels, rng)
+        s = rec.source(a, b, n_levels, noise)
         if s >= 0:
             bucket.setdefault(s, []).append(i)
     for t in range(n_levels - 1, -1, -1):
@@ -336,7 +339,7 @@ def _unwind_traps(rec, succ, roots, n, rng):
             continue  # an isolated node (its own component)
         vals = np.array([rec.row[t][y] for y in keys.tolist()])
         removed = bucket.pop(t, [])
-        g = vals + gumbel(vals.size, rng)
+        g = vals + noise.take(vals.size)
         if removed:
             for i in removed:
                 live[i] = False
@@ -349,7 +352,7 @@ def _unwind_traps(rec, succ, roots, n, rng):
             eu.append(x)
             ev.append(a)
             live.append(True)
-            s = rec.source(x, a, t, rng)
+            s = rec.source(x, a, t, noise)
             if s >= 0:
                 bucket.setdefault(s, []).append(len(eu) - 1)
     keep = np.flatnonzero(np.array(live, dtype=bool))

@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 
-from ._common import components, edge_lookup, group_argmax, gumbel, logsumexp
+from ._common import GumbelStream, components, edge_lookup, group_argmax, gumbel, logsumexp
 
 #: Smallest product allowed in the float64 elimination (guards underflow and
 #: loss of precision in subnormals); below it the log-space path is used.
@@ -182,6 +182,7 @@ def ust_by_elimination(u, v, logc, k, rng):
 def _unwind(order, R, logd, u, v, logc, k, rng):
     """Grow the tree from the root back through the eliminations."""
     edge_of = edge_lookup(u, v, k)
+    noise = GumbelStream(rng)
 
     def original(a, b):
         idx = edge_of(a, b)
@@ -195,7 +196,7 @@ def _unwind(order, R, logd, u, v, logc, k, rng):
     for t in range(k - 2, -1, -1):
         x = order[t]
         nbr = np.flatnonzero(R[t] > -np.inf)
-        g = R[t, nbr] + gumbel(nbr.size, rng)
+        g = R[t, nbr] + noise.take(nbr.size)
         removed = bucket[t]
         if removed:
             # Edges through mesh of x go; x rejoins each piece they leave.
@@ -209,7 +210,7 @@ def _unwind(order, R, logd, u, v, logc, k, rng):
         # edge, or the mesh added by an earlier elimination j < t?
         parts = np.vstack([original(np.full(chosen.size, x), chosen)[None, :],
                            R[:t, x][:, None] + R[:t][:, chosen] - logd[:t, None]])
-        src = np.argmax(parts + gumbel(parts.shape, rng), axis=0) - 1
+        src = np.argmax(parts + noise.take(parts.shape), axis=0) - 1
         r = chosen.size
         if n_edges + r > eu.size:  # mesh edges come and go: grow the arrays
             grow = max(eu.size, r)
