@@ -2,7 +2,7 @@
 
 Statistical tests: every chi-square test below uses a fixed seed and rejects
 at p < 5e-8, so each fails by chance with probability below 5e-8; there are
-20 such tests in this file, so the false-failure rate is below 1e-6. The
+19 such tests in this file, so the false-failure rate is below 1e-6. The
 sample sizes (two to three thousand) give the tests power against any real
 error: a calibration off by a factor 2 moves the chi-square statistic by
 thousands.
@@ -109,7 +109,7 @@ def test_each_engine_is_exact(case, method):
     # cycle popping in log space: rows with neighbours below 2**-40 of their
     # total (drawn apart); it may hand over to elimination, also exact.
     max_work = None if case.endswith("log") else 1e12
-    counts = _ust_counts(u, v, n, -c * w, trees, 3000, 5, method=method, reduce=False,
+    counts = _ust_counts(u, v, n, -c * w, trees, 2000, 5, method=method, reduce=False,
                          max_work=max_work)
     assert chi_square_pvalue(counts, np.exp(exponential_tree_log_law(trees, w, c))) > P_REJECT
 
@@ -130,19 +130,18 @@ def test_huge_inverse_temperature_is_exact_and_finite():
     assert chi_square_pvalue(counts, np.exp(logp)) > P_REJECT
 
 
-@pytest.mark.parametrize("max_work", [3000.0, 0.0])
-def test_budget_fallback_keeps_the_law_exact(max_work):
+def test_budget_fallback_keeps_the_law_exact():
     # Two tight clusters joined by heavy edges trap the walk; a small budget
-    # makes cycle popping hand over to elimination about half of the time
-    # (always with max_work=0). Falling back must not bias the law (the
-    # budget depends on the popped cycles only).
+    # makes cycle popping hand over to elimination about half of the time.
+    # Falling back must not bias the law (the budget depends on the popped
+    # cycles only).
     u = np.array([0, 0, 1, 3, 3, 4, 2, 1])
     v = np.array([1, 2, 2, 4, 5, 5, 3, 4])
     w = np.array([0.0, 0.1, 0.05, 0.0, 0.1, 0.05, 1.0, 1.2])
     c, n = 2.0, 6
     trees = spanning_trees(u, v, n)
     counts = _ust_counts(u, v, n, -c * w, trees, 3000, 4, method="cycle_popping",
-                         max_work=max_work)
+                         max_work=3000.0)
     assert chi_square_pvalue(counts, np.exp(exponential_tree_log_law(trees, w, c))) > P_REJECT
 
 
@@ -152,7 +151,7 @@ def test_exponential_tree_completes_where_the_budget_used_to_run_out():
     rng = np.random.default_rng(0)
     X = np.concatenate([rng.normal(0, 0.01, (30, 2)), rng.normal(1, 0.01, (30, 2))])
     graph = check_graph(X, metric="euclidean")
-    for seed in range(3):
+    for seed in range(2):
         T = exponential_tree(graph, 10.0, sensitivity=0.01, random_state=seed,
                              method="cycle_popping", max_work=1e4)
         assert T.edges.shape == (59, 2)
