@@ -2,7 +2,7 @@
 
 Statistical tests: every chi-square test below uses a fixed seed and rejects
 at p < 5e-8, so each fails by chance with probability below 5e-8; there are
-16 such tests in this file, so the false-failure rate is below 1e-6. The
+19 such tests in this file, so the false-failure rate is below 1e-6. The
 sample sizes (two to three thousand) give the tests power against any real
 error: a calibration off by a factor 2 moves the chi-square statistic by
 thousands.
@@ -21,13 +21,7 @@ from _spanning_tree_reference import (
 )
 
 from skdpgraph.privacy import exponential_tree_scale
-from skdpgraph.tree import UstBudgetError, exponential_tree, sample_weighted_ust
-from skdpgraph.tree._ust._sampler import (
-    _edge_index_of_successors,
-    _prune,
-    _ust_by_cycle_popping,
-    _ust_by_elimination,
-)
+from skdpgraph.tree import exponential_tree, minimum_spanning_tree, sample_weighted_ust
 from skdpgraph.utils import check_graph, edges_to_csr, graph_edges
 
 P_REJECT = 5e-8
@@ -71,43 +65,53 @@ def test_exponential_tree_law_matches_enumeration(graph_fn, neighborhood):
     assert chi_square_pvalue(counts, np.exp(logp)) > P_REJECT
 
 
-@pytest.mark.parametrize("force", [(False, False), (True, False), (False, True),
-                                   (True, True), "cycle_popping"])
-def test_each_engine_is_exact(force):
-    graph = _sparse_graph()
-    n = graph.shape[0]
-    u, v, w = graph_edges(graph)
+def _two_cycles():
+    # two 5-cycles and a bridge: 10 nodes, 11 edges, 25 trees; sparse enough
+    # for the minimum-degree elimination
+    u = np.array([0, 1, 2, 3, 0, 5, 6, 7, 8, 5, 4])
+    v = np.array([1, 2, 3, 4, 4, 6, 7, 8, 9, 9, 5])
+    return u, v, 10
+
+
+def _ust_counts(u, v, n, logc, trees, n_samples, seed, **kwargs):
+    rng = np.random.default_rng(seed)
+    counts = np.zeros(len(trees))
+    for _ in range(n_samples):
+        mask = sample_weighted_ust(u, v, logc, n, rng, **kwargs)
+        counts[trees.index(tuple(np.flatnonzero(mask).tolist()))] += 1
+    return counts
+
+
+# (graph, weights' scale c, near-tie weights?) reaching each engine's code
+# path: dense elimination in float64 (blocks of 2 nodes, so the block product
+# runs) and in log space, sparse (minimum-degree) elimination in both, and
+# cycle popping without any budget stop.
+@pytest.mark.parametrize("case, method", [
+    ("dense-float64", "elimination"), ("dense-log", "elimination"),
+    ("sparse-float64", "elimination"), ("sparse-log", "elimination"),
+    ("sparse-float64", "cycle_popping"), ("dense-float64", "cycle_popping"),
+    ("dense-log", "cycle_popping"),
+])
+def test_each_engine_is_exact(case, method):
+    if case.startswith("dense"):
+        graph = _sparse_graph()
+        n = graph.shape[0]
+        u, v, w = graph_edges(graph)
+    else:
+        u, v, n = _two_cycles()
+        w = np.array([0.3, 0.1, 0.0, 0.5, 0.2, 0.4, 0.9, 0.6, 0.7, 0.2, 0.8])
+    c = 4.0
+    if case.endswith("log"):
+        # c * spread in the thousands: log space; near ties keep it random
+        w = 1.0 + 1e-4 * w + np.arange(w.size) // 4
+        c = 4000.0
     trees = spanning_trees(u, v, n)
-    logc = -4.0 * w
-    logp = exponential_tree_log_law(trees, w, 4.0)
-    rng = np.random.default_rng(5)
-    counts = np.zeros(len(trees))
-    for _ in range(3000):
-        if force == "cycle_popping":
-            succ, roots = _ust_by_cycle_popping(u, v, logc, n, rng, 1e12)
-            picked = _edge_index_of_successors(u, v, n, succ, roots)
-        else:
-            picked = _ust_by_elimination(u, v, logc, n, rng, _force=force)
-        counts[trees.index(tuple(sorted(picked.tolist())))] += 1
-    assert chi_square_pvalue(counts, np.exp(logp)) > P_REJECT
-
-
-def test_blocked_dense_elimination_is_exact(monkeypatch):
-    # blocks of 2 nodes exercise the GEMM update between blocks
-    import skdpgraph.tree._ust._sampler as ust
-
-    original = ust._eliminate_dense_linear
-    monkeypatch.setattr(ust, "_eliminate_dense_linear",
-                        lambda *a, **k: original(*a, block=2))
-    graph = random_k5()
-    u, v, w = graph_edges(graph)
-    trees = spanning_trees(u, v, 5)
-    rng = np.random.default_rng(8)
-    counts = np.zeros(len(trees))
-    for _ in range(3000):
-        picked = ust._ust_by_elimination(u, v, -3.0 * w, 5, rng, _force=(False, True))
-        counts[trees.index(tuple(sorted(picked.tolist())))] += 1
-    assert chi_square_pvalue(counts, np.exp(exponential_tree_log_law(trees, w, 3.0))) > P_REJECT
+    # cycle popping in log space: rows with neighbours below 2**-40 of their
+    # total (drawn apart); it may hand over to elimination, also exact.
+    max_work = None if case.endswith("log") else 1e12
+    counts = _ust_counts(u, v, n, -c * w, trees, 2000, 5, method=method, reduce=False,
+                         max_work=max_work)
+    assert chi_square_pvalue(counts, np.exp(exponential_tree_log_law(trees, w, c))) > P_REJECT
 
 
 def test_huge_inverse_temperature_is_exact_and_finite():
@@ -126,50 +130,52 @@ def test_huge_inverse_temperature_is_exact_and_finite():
     assert chi_square_pvalue(counts, np.exp(logp)) > P_REJECT
 
 
-def test_auto_fallback_keeps_the_law_exact():
+def test_budget_fallback_keeps_the_law_exact():
     # Two tight clusters joined by heavy edges trap the walk; a small budget
-    # makes cycle popping give up about half of the time. Falling back must
-    # not bias the law (the budget depends on the popped cycles only).
+    # makes cycle popping hand over to elimination about half of the time.
+    # Falling back must not bias the law (the budget depends on the popped
+    # cycles only).
     u = np.array([0, 0, 1, 3, 3, 4, 2, 1])
     v = np.array([1, 2, 2, 4, 5, 5, 3, 4])
     w = np.array([0.0, 0.1, 0.05, 0.0, 0.1, 0.05, 1.0, 1.2])
-    c = 2.0
-    n = 6
+    c, n = 2.0, 6
     trees = spanning_trees(u, v, n)
-    logp = exponential_tree_log_law(trees, w, c)
-    rng = np.random.default_rng(4)
-    fails = 0
-    counts = np.zeros(len(trees))
-    for _ in range(3000):
-        try:
-            succ, roots = _ust_by_cycle_popping(u, v, -c * w, n, rng, 3000)
-            picked = _edge_index_of_successors(u, v, n, succ, roots)
-        except UstBudgetError:
-            fails += 1
-            picked = _ust_by_elimination(u, v, -c * w, n, rng)
-        counts[trees.index(tuple(sorted(picked.tolist())))] += 1
-    assert 600 < fails < 2400  # both branches are exercised (about 44% fail)
-    assert chi_square_pvalue(counts, np.exp(logp)) > P_REJECT
+    counts = _ust_counts(u, v, n, -c * w, trees, 3000, 4, method="cycle_popping",
+                         max_work=3000.0)
+    assert chi_square_pvalue(counts, np.exp(exponential_tree_log_law(trees, w, c))) > P_REJECT
 
 
-def test_pruned_edges_are_improbable():
+def test_exponential_tree_completes_where_the_budget_used_to_run_out():
+    # This call raised UstBudgetError (a failure whose probability depends
+    # on the weights: a side channel); it now falls back and completes.
+    rng = np.random.default_rng(0)
+    X = np.concatenate([rng.normal(0, 0.01, (30, 2)), rng.normal(1, 0.01, (30, 2))])
+    graph = check_graph(X, metric="euclidean")
+    for seed in range(2):
+        T = exponential_tree(graph, 10.0, sensitivity=0.01, random_state=seed,
+                             method="cycle_popping", max_work=1e4)
+        assert T.edges.shape == (59, 2)
+    # and on a tiny graph the law of the completed draws is exact
+    graph = _sparse_graph()
+    u, v, w = graph_edges(graph)
+    trees = spanning_trees(u, v, graph.shape[0])
+    counts = _sample_counts(graph, trees, 2000, seed=3, epsilon=0.6, sensitivity=0.1,
+                            method="cycle_popping", max_work=1.0)
+    assert chi_square_pvalue(counts, np.exp(exponential_tree_log_law(trees, w, 3.0))) > P_REJECT
+
+
+def test_reductions_keep_the_law():
+    # K5 with c = 60: the heaviest edges are pruned (inclusion < exp(-50))
+    # or split off; the trees that remain likely keep their exact law.
     graph = random_k5()
     u, v, w = graph_edges(graph)
-    c = 400.0
-    keep = _prune(u, v, -c * w, 5)
-    assert not keep.all()
+    w = w.copy()
+    w[np.argsort(w)[-3:]] += 3.0
     trees = spanning_trees(u, v, 5)
+    c = 60.0
     logp = exponential_tree_log_law(trees, w, c)
-    incl = np.zeros(u.size)
-    for t, lp in zip(trees, logp):
-        incl[list(t)] += np.exp(lp)
-    assert incl[~keep].sum() < np.exp(-50.0)
-    # the MST is always kept
-    from skdpgraph.tree import minimum_spanning_tree
-
-    mst = minimum_spanning_tree(graph)
-    kept = {(int(a), int(b)) for a, b in zip(u[keep], v[keep])}
-    assert {tuple(e) for e in mst.edges.tolist()} <= kept
+    counts = _ust_counts(u, v, 5, -c * w, trees, 2000, 9)
+    assert chi_square_pvalue(counts, np.exp(logp)) > P_REJECT
 
 
 @pytest.mark.parametrize("neighborhood", ["l1", "linf"])
@@ -258,15 +264,6 @@ def test_medium_graphs_all_regimes():
     np.testing.assert_array_equal(T.edges, minimum_spanning_tree(graph).edges)
 
 
-def test_cycle_popping_budget_error():
-    rng = np.random.default_rng(0)
-    X = np.concatenate([rng.normal(0, 0.01, (30, 2)), rng.normal(1, 0.01, (30, 2))])
-    graph = check_graph(X, metric="euclidean")
-    with pytest.raises(UstBudgetError, match="budget"):
-        exponential_tree(graph, 10.0, sensitivity=0.01, random_state=0,
-                         method="cycle_popping", max_work=1e4)
-
-
 @pytest.mark.parametrize("kwargs, exc, match", [
     (dict(epsilon=0.0), ValueError, "epsilon"),
     (dict(epsilon=float("inf")), ValueError, "epsilon"),
@@ -297,9 +294,6 @@ def test_gap_split_is_exact():
     v = np.array([1, 2, 2, 4, 5, 5, 3, 4, 5])
     w = np.array([0.1, 0.2, 0.3, 0.15, 0.1, 0.3, 10.0, 10.05, 10.1])
     c = 20.0
-    from skdpgraph.tree._ust._sampler import _gap_split
-
-    assert _gap_split(-c * w) is not None
     trees = spanning_trees(u, v, 6)
     logp = exponential_tree_log_law(trees, w, c)
     rng = np.random.default_rng(6)
@@ -310,58 +304,37 @@ def test_gap_split_is_exact():
     assert chi_square_pvalue(counts, np.exp(logp)) > P_REJECT
 
 
-def test_tree_path_min_matches_brute_force():
-    import networkx as nx
-
-    from skdpgraph.tree._ust._sampler import _tree_path_min
-
-    rng = np.random.default_rng(0)
-    n = 60
-    # a forest of two random trees
-    parent = np.full(n, -1)
-    parent[1:30] = [int(rng.integers(0, i)) for i in range(1, 30)]
-    parent[31:] = [int(rng.integers(30, i)) for i in range(31, n)]
-    kids = np.flatnonzero(parent >= 0)
-    tu, tv = parent[kids], kids
-    tval = rng.normal(size=kids.size)
-    G = nx.Graph()
-    for a, b, x in zip(tu, tv, tval):
-        G.add_edge(int(a), int(b), x=x)
-    qu = rng.integers(0, 30, 200)
-    qv = rng.integers(0, 30, 200)
-    qu2 = rng.integers(30, n, 200)
-    qv2 = rng.integers(30, n, 200)
-    qu, qv = np.concatenate([qu, qu2]), np.concatenate([qv, qv2])
-    got = _tree_path_min(tu, tv, tval, n, qu, qv)
-    for a, b, g in zip(qu, qv, got):
-        path = nx.shortest_path(G, int(a), int(b))
-        want = min((G[x][y]["x"] for x, y in zip(path, path[1:])), default=np.inf)
-        assert g == want
-
-
 def test_trap_elimination_is_exact():
     # Three tight pairs joined by heavy edges: cycle popping with a small
-    # budget fails about half of the time; the trapped nodes are then
-    # eliminated (star-mesh) and popping restarts on the Schur complement.
-    from skdpgraph.tree._ust._sampler import _ust_with_trap_elimination
-
+    # budget stops about half of the time; with the elimination fallback
+    # disabled (max_elimination_nodes=1) the trapped nodes are eliminated
+    # (star-mesh) and popping restarts on the Schur complement.
     u = np.array([0, 0, 0, 1, 2, 2, 3, 4, 5])
     v = np.array([1, 3, 6, 2, 3, 5, 4, 5, 6])
     w = np.array([0.0, 1.5, 0.9, 1.0, 0.0, 1.3, 1.1, 0.05, 1.2])
     c, n = 3.0, 7
     trees = spanning_trees(u, v, n)
-    logp = exponential_tree_log_law(trees, w, c)
-    rng = np.random.default_rng(12)
-    fails = 0
-    for _ in range(200):
-        try:
-            _ust_by_cycle_popping(u, v, -c * w, n, rng, 6000)
-        except UstBudgetError as exc:
-            fails += 1
-            assert exc.trapped.size > 0
-    assert 40 < fails < 160  # the trap path is exercised (about half the time)
-    counts = np.zeros(len(trees))
-    for _ in range(2000):
-        picked = _ust_with_trap_elimination(u, v, -c * w, n, rng, 6000, None)
-        counts[trees.index(tuple(sorted(picked.tolist())))] += 1
-    assert chi_square_pvalue(counts, np.exp(logp)) > P_REJECT
+    counts = _ust_counts(u, v, n, -c * w, trees, 2000, 12, max_work=6000.0,
+                         max_elimination_nodes=1)
+    assert chi_square_pvalue(counts, np.exp(exponential_tree_log_law(trees, w, c))) > P_REJECT
+
+
+@pytest.mark.parametrize("method", ["elimination", "cycle_popping", "auto"])
+def test_extreme_spread_gives_the_light_tree_without_failure(method):
+    # Weights spread by 1e6 scales (c * spread = 1e6, beyond exp's range):
+    # the light tree is almost sure; every engine returns it, with or
+    # without the reductions, and nothing overflows or fails.
+    graph = _sparse_graph()
+    u, v, w = graph_edges(graph)
+    logc = -1e6 * np.argsort(np.argsort(w)).astype(float)
+    mst = set(np.flatnonzero(sample_weighted_ust(u, v, logc, 8, np.random.default_rng(0),
+                                                 method="elimination")).tolist())
+    for reduce in (True, False):
+        with np.errstate(over="raise", invalid="raise"):
+            mask = sample_weighted_ust(u, v, logc, 8, np.random.default_rng(1),
+                                       method=method, reduce=reduce)
+        assert set(np.flatnonzero(mask).tolist()) == mst
+    ranks = np.argsort(np.argsort(w))
+    expected = minimum_spanning_tree(edges_to_csr(u, v, ranks + 1.0, 8)).edges
+    assert sorted(zip(u[list(mst)].tolist(), v[list(mst)].tolist())) == \
+        [tuple(e) for e in expected.tolist()]

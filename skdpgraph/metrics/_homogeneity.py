@@ -37,10 +37,9 @@ edge leaving it, satisfies the condition vacuously.
 from typing import NamedTuple
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components, dijkstra
 
 from ..tree import minimum_spanning_tree
+from ..tree._rooted import path_max, root_forest
 from ..utils import check_graph, graph_edges
 from ..utils._validation import check_node_labels
 
@@ -117,59 +116,6 @@ def _alpha(big, small):
     return np.where(np.isfinite(big), out, np.nan)
 
 
-def _forest_path_max(forest_u, forest_v, forest_w, n, a, b):
-    """Largest edge weight on the forest path between ``a[k]`` and ``b[k]``.
-
-    Binary lifting over parent pointers: O((n + q) log n) with whole-array
-    operations. ``a[k]`` and ``b[k]`` must lie in the same tree.
-    """
-    # Root every tree: a super-root n joined to one node per component.
-    adj = sp.csr_array((np.ones(forest_u.size), (forest_u, forest_v)), shape=(n, n))
-    n_comp, comp = connected_components(adj, directed=False)
-    roots = np.full(n_comp, n, dtype=np.int64)
-    np.minimum.at(roots, comp, np.arange(n, dtype=np.int64))
-    su = np.concatenate([forest_u, np.full(n_comp, n, dtype=np.int64)])
-    sv = np.concatenate([forest_v, roots])
-    full = sp.csr_array((np.ones(2 * su.size), (np.concatenate([su, sv]),
-                                                 np.concatenate([sv, su]))),
-                        shape=(n + 1, n + 1))
-    depth, pred = dijkstra(full, indices=n, unweighted=True, return_predecessors=True)
-    depth = depth[:n].astype(np.int64) - 1
-    parent = pred[:n].astype(np.int64)
-    is_root = parent == n
-    parent[is_root] = np.flatnonzero(is_root)
-    # Weight of each node's edge to its parent.
-    pw = np.full(n, -np.inf)
-    child = np.where(parent[forest_v] == forest_u, forest_v, forest_u)
-    pw[child] = forest_w
-    up = [parent]
-    mx = [pw]
-    span = 1
-    while span < n:
-        prev_up, prev_mx = up[-1], mx[-1]
-        up.append(prev_up[prev_up])
-        mx.append(np.maximum(prev_mx, prev_mx[prev_up]))
-        span *= 2
-    a = np.asarray(a, dtype=np.int64).copy()
-    b = np.asarray(b, dtype=np.int64).copy()
-    swap = depth[a] < depth[b]
-    a[swap], b[swap] = b[swap], a[swap]
-    res = np.full(a.size, -np.inf)
-    diff = depth[a] - depth[b]
-    for k in range(len(up)):
-        sel = ((diff >> k) & 1).astype(bool)
-        res[sel] = np.maximum(res[sel], mx[k][a[sel]])
-        a[sel] = up[k][a[sel]]
-    for k in range(len(up) - 1, -1, -1):
-        ua, ub = up[k][a], up[k][b]
-        sel = ua != ub
-        res[sel] = np.maximum(res[sel], np.maximum(mx[k][a[sel]], mx[k][b[sel]]))
-        a[sel], b[sel] = ua[sel], ub[sel]
-    last = a != b
-    res[last] = np.maximum(res[last], np.maximum(pw[a[last]], pw[b[last]]))
-    return res
-
-
 def mst_eligible_edges(graph):
     """Which edges of a graph belong to at least one minimum spanning tree.
 
@@ -208,8 +154,7 @@ def _eligible(G):
     if u.size == 0:
         return u, v, w, np.zeros(0, dtype=bool)
     forest = minimum_spanning_tree(G, check_input=False)
-    fu, fv = forest.edges[:, 0], forest.edges[:, 1]
-    bottleneck = _forest_path_max(fu, fv, forest.weights, n, u, v)
+    bottleneck = path_max(root_forest(forest.edges, forest.weights, n), u, v)
     return u, v, w, w <= bottleneck  # bottleneck <= w always; equality: in some MST
 
 

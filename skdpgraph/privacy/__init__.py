@@ -30,7 +30,7 @@ from ._calibration import (INPUT_NOISES, TREE_NOISE_MECHANISMS, edge_flip_epsilo
 from ._composition import BudgetPlan, plan_tree_release
 from ._noise import (MAX_SCALE, MIN_SCALE, GridRelease, discrete_gaussian, discrete_laplace,
                      grid_for, release_gaussian, release_laplace)
-from ._samplers import standard_gumbel
+from ._samplers import standard_exponential, standard_gumbel
 from ._validation import (NEIGHBORHOODS, check_delta, check_epsilon, check_neighborhood,
                           check_rho, check_sensitivity)
 
@@ -80,6 +80,7 @@ __all__ = [
     "warn_out_of_bounds",
     "normalize_weights",
     "standard_gumbel",
+    "standard_exponential",
     "discrete_laplace",
     "discrete_gaussian",
     "release_laplace",

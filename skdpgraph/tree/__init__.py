@@ -26,7 +26,7 @@ from ._registry import (
                         register_tree_mechanism,
                         release_private_tree,
 )
-from ._ust import UST_METHODS, UstBudgetError, sample_weighted_ust
+from ._ust._sampler import UST_METHODS, sample_weighted_ust, ust_delta
 from ._weight_release import release_tree_weights
 
 __all__ = [
@@ -48,6 +48,6 @@ __all__ = [
     "register_tree_mechanism",
     "release_private_tree",
     "sample_weighted_ust",
+    "ust_delta",
     "UST_METHODS",
-    "UstBudgetError",
 ]

@@ -26,12 +26,12 @@ from ..privacy import (
 )
 from ..utils import check_random_state, graph_edges, n_components
 from ._base import as_graph, make_spanning_tree
-from ._ust import UST_METHODS, sample_weighted_ust
+from ._ust._sampler import UST_METHODS, sample_weighted_ust
 
 
 def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None,
                      rho=None, random_state=None, check_input=True, method="auto",
-                     max_work=None):
+                     max_work=None, reduce=True):
     """Spanning tree drawn by the exponential mechanism over all spanning trees.
 
     Draws ``T`` with probability proportional to
@@ -42,7 +42,9 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
     (``c`` the number of connected components).
 
     Guarantee: ``epsilon``-DP for the chosen neighbourhood, with the topology
-    public. As an exponential mechanism it is ``epsilon``-bounded-range, hence
+    public, up to ``delta_ust = (2 |E| - 1) exp(-50)`` of truncation (see
+    Notes; none with ``reduce=False``). As an exponential mechanism it is
+    ``epsilon``-bounded-range, hence
     ``epsilon**2 / 8``-zCDP ([CR21]_): given a zCDP budget ``rho`` instead,
     it runs with ``epsilon = sqrt(8 rho)``.
 
@@ -69,10 +71,14 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
     method : {"auto", "cycle_popping", "elimination"}, default="auto"
         Exact sampler of the weighted uniform spanning tree with edge
         conductances ``exp(-c w(e))``, ``c = epsilon / (2 Delta)``; see
-        "Running time".
+        "Completion" in the Notes.
     max_work : float, default=None
-        Budget of the cycle-popping sampler (see
-        :func:`skdpgraph.tree.sample_weighted_ust`).
+        Work budget of one cycle-popping run before the exact fallback takes
+        over (see :func:`skdpgraph.tree.sample_weighted_ust`); it changes
+        the running time only, never the law or the completion.
+    reduce : bool, default=True
+        Apply the sampler's ``exp(-50)`` reductions (see Notes): faster for
+        large ``c``, at the cost of ``delta_ust`` in the guarantee.
 
     Returns
     -------
@@ -82,44 +88,43 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
         ``skdpgraph.tree.release_tree_weights`` (which spends its
         own budget).
 
-    Raises
-    ------
-    skdpgraph.tree.UstBudgetError
-        When a connected component has more than 3,000 nodes and cycle
-        popping keeps exceeding ``max_work`` (a large ``c`` on a graph with
-        many groups of light edges; see Notes).
-
     Notes
     -----
-    Running time. Components of at most 3,000 nodes: cycle popping (Wilson's
-    algorithm) is tried with a budget equal to the cost of the exact
-    elimination sampler, which then runs if the budget is exhausted; the
-    cost is therefore at most about twice ``O(k^3)`` for a component of ``k``
-    nodes whatever ``epsilon``: under a second for 1,000 nodes in float64;
-    when ``c`` times the weight spread is a few hundred the log-space path
-    is needed, about 5 s at 1,000 nodes and, growing like ``k^3``, about two
-    minutes at 3,000. Usually it is far less (cycle popping finishes, or the
-    reductions below leave small problems). Larger components:
-    cycle popping, whose expected time is Wilson's mean hitting time of the
-    random walk with transition probabilities ``~ exp(-c w)``. That is
-    near-linear when ``c`` times the spread of weights around each node is
-    small, but grows like ``exp(c * gap)`` when groups of light edges are
-    joined only by edges heavier by ``gap``: the walk is trapped in the
-    groups. When a run exhausts ``max_work`` (by default ``50 (|V| + |E|)``
-    draw operations, several seconds on a 10^6-edge graph), the nodes it
-    kept popping are eliminated exactly (Schur complement) and it restarts,
-    at most 4 times; then :class:`~skdpgraph.tree.UstBudgetError` is raised.
-    So the time is bounded by about five budgets; on a random graph with
-    10^6 edges and U(0, 1) weights, ``c = 50`` takes about 6 s (24 times
-    scipy's MST) and ``c >= 70`` runs out of budget. Edges whose inclusion
-    probability is provably below ``exp(-50)`` are dropped first, and a gap
-    of conductances splits the problem into independent parts (each step
-    changes the law by less than ``2e-22`` in total variation), which makes
-    large ``c`` cheap on clustered graphs.
+    Guarantee in floating point. The sampler's reductions (edges whose
+    inclusion probability is provably below ``exp(-50)`` dropped; a gap of
+    conductances splitting the problem) move the law of the tree by at most
+    ``delta_ust = (2 |E| - 1) exp(-50)`` in total variation (about
+    ``3.9e-16`` for ``10**6`` edges, ``1.9e-19`` for 500), so the release is
+    ``(epsilon, (1 + e**epsilon) delta_ust)``-DP; with ``reduce=False`` there
+    is no truncation and it is ``epsilon``-DP up to the resolution of double
+    precision. No random choice gives probability 0 to a tree the exact law
+    allows (apart from the documented truncation): every choice is a
+    Gumbel-max with unbounded Gumbel tails or an inverse-CDF lookup over
+    entries of at least ``2**-40`` of their total, the lighter entries being
+    drawn apart with their exact total probability.
 
-    Exactness. All samplers are exact in exact arithmetic. In floating
-    point every random choice is exact up to the ``2**-53`` resolution of
-    double-precision uniforms, as for every sampler of the library.
+    Completion. The draw always completes, whatever the weights; only its
+    running time depends on them. Cycle popping (Wilson's algorithm) runs
+    first; when a run exhausts its budget (``max_work``, capped for
+    components of at most 3,000 nodes at the cost of the elimination), an
+    exact fallback takes over without changing the law, because the
+    stopping rule depends only on the popped cycles, which are independent
+    of the tree. Components of at most 3,000 nodes fall back to the exact
+    elimination sampler: worst case ``O(k^3)`` time and ``O(k^2)`` memory
+    for ``k`` nodes, about a second at 1,000 nodes in float64 and, when
+    ``c`` times the weight spread exceeds about 150 so that log space is
+    needed, about 5 s at 1,000 nodes and two minutes at 3,000 (144 MB).
+    Elimination at 10,000 nodes would need 1.6 GB and about 37 times
+    longer, so larger components instead eliminate the nodes where the walk
+    is trapped (exactly, by the same star-mesh transform) and restart cycle
+    popping with doubled budgets: this finishes with probability one and
+    exact law, in expected time a small multiple of Wilson's mean hitting
+    time on the reduced graph, which is near-linear when ``c`` times the
+    spread of weights around each node is small but grows like ``exp(c *
+    gap)`` when groups of light edges are joined only by edges heavier by
+    ``gap``; on a random graph with ``10**6`` edges and U(0, 1) weights,
+    ``c = 50`` takes several seconds. The reductions make large ``c``
+    cheap on clustered graphs.
 
     References
     ----------
@@ -152,5 +157,5 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
     u, v, w = graph_edges(graph)
     c = exponential_tree_scale(epsilon, sensitivity, neighborhood, n - n_components(graph))
     chosen = sample_weighted_ust(u, v, -c * w, n, rng, method=method,
-                                 max_work=max_work)
+                                 max_work=max_work, reduce=reduce)
     return make_spanning_tree(u[chosen], v[chosen], w[chosen], n)

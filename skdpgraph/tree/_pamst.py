@@ -17,7 +17,9 @@ from ..privacy import (
     check_sensitivity,
     pamst_step_epsilon,
     resolve_budget,
+    standard_gumbel,
 )
+from ..privacy._samplers import standard_exponential
 from ..utils import (
     check_random_state,
     directed_csr,
@@ -156,9 +158,19 @@ def pamst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None, rh
     endpoint joins) because it is the definition itself, with no floating-point
     sums of times at all, at the same ``O(|V|^2)`` cost.
 
-    Only floating-point rounding separates the samplers from the exact law:
-    the uniform variates are multiples of ``2**-53`` and normalising
-    probabilities rounds to double precision.
+    *No probability underflows to zero.* The clocks ``X(e)`` come from
+    :func:`skdpgraph.privacy.standard_gumbel`'s exponential, whose tails are
+    unbounded (numpy's stop near 44 and near ``2**-53``, so that an edge
+    heavier by more than about 40 in ``s`` could never ring first). A
+    draw proportional to weights uses an inverse-CDF lookup on a 53-bit
+    uniform only when every weight has at least ``2**-40`` of the total (so
+    every cell spans many steps of the uniform); otherwise, and whenever
+    ``exp`` could underflow, it is a Gumbel-max over the log-weights with
+    unbounded Gumbel tails. Every tree of positive probability therefore
+    keeps a positive probability. What remains is the resolution of double
+    precision: uniforms on a ``2**-53`` grid, relative rounding of order
+    ``|V| 2**-53`` in the cumulative sums, and the restarts' ``7e-9``
+    relative accuracy of ring times stated above; there is no truncation.
 
     References
     ----------
@@ -325,7 +337,7 @@ def _pamst_phase(row, col, s, comp, n_comp, settled, pred, rng):
     # rings at a time <= X ~ Exp(1): every phase reaches a node.
     sigma = _component_min(s[cut], comp[row[cut]], n_comp)
     t = s - (sigma[comp[row]] if n_comp > 1 else sigma[0])
-    x = rng.standard_exponential(t.size)
+    x = standard_exponential(t.size, rng)  # unbounded tails: every order possible
     t_min, t_max = float(t.min()), float(t.max())
     light = None
     if t_min >= -_LOG_LIGHT and t_max <= _LOG_HORIZON - 50.0:
@@ -402,12 +414,12 @@ def _pamst_sequential(graph, c, settled, pred, rng):
         if step % 4096 == 0:
             uni = rng.random((min(4096, remaining - step), 3))
         r = uni[step % 4096]
-        b = _sample_log_weights(blocks, r[0])
-        v = b * width + _sample_log_weights(grid[b], r[1])
+        b = _sample_log_weights(blocks, r[0], rng)
+        v = b * width + _sample_log_weights(grid[b], r[1], rng)
         lo, hi = indptr[v], indptr[v + 1]
         nbrs, ls = indices[lo:hi], neg_s[lo:hi]
         inside = settled[nbrs]
-        pred[v] = nbrs[inside][_sample_log_weights(ls[inside], r[2])]
+        pred[v] = nbrs[inside][_sample_log_weights(ls[inside], r[2], rng)]
         settled[v] = True
         out = ~inside
         leaves[v] = -np.inf
@@ -448,12 +460,12 @@ def _pamst_dense(D, c, rng):
         np.exp(a, out=a)
     for k in range(n - 1):
         # Next node v with probability A(v) / sum A, A(v) = sum_tree exp(-s(u, v)).
-        j = _sample_weights(a, uniforms[k, 0]) if linear else _sample_log_weights(
-            a, uniforms[k, 0])
+        j = _sample_weights(a, uniforms[k, 0], rng) if linear else _sample_log_weights(
+            a, uniforms[k, 0], rng)
         v = int(rest[j])
         # Its parent u in the tree with probability exp(-s(u, v)) / A(v).
         settled = tree[:k + 1]
-        i = _sample_log_weights(-c * (D[v, settled] - wmin), uniforms[k, 1])
+        i = _sample_log_weights(-c * (D[v, settled] - wmin), uniforms[k, 1], rng)
         parents[k], children[k] = settled[i], v
         tree[k + 1] = v
         last = rest.size - 1
@@ -470,18 +482,39 @@ def _pamst_dense(D, c, rng):
     return parents, children
 
 
-def _sample_weights(weights, u):
-    """Index drawn with probability proportional to ``weights`` (inverse CDF)."""
+#: Inverse-CDF sampling is used only when every weight has at least this
+#: fraction of the total: its cell then spans many ``2**-53`` steps of the
+#: uniform. Otherwise a light entry could get probability 0 (its cell
+#: absorbed by rounding, or ``exp`` underflowing), and the draw is a
+#: Gumbel-max in log space with unbounded Gumbel tails instead.
+_CDF_MIN_FRACTION = 2.0 ** -40
+
+
+def _sample_weights(weights, u, rng):
+    """Index drawn with probability proportional to ``weights`` (>= 0, some > 0)."""
     cdf = np.cumsum(weights)
+    if np.min(weights, where=weights > 0, initial=np.inf) < _CDF_MIN_FRACTION * cdf[-1]:
+        with np.errstate(divide="ignore"):
+            return _gumbel_argmax(np.log(weights), rng)
     return min(int(np.searchsorted(cdf, u * cdf[-1], side="right")), weights.size - 1)
 
 
-def _sample_log_weights(logw, u):
-    """Index drawn with probability proportional to ``exp(logw)`` (inverse CDF)."""
+def _sample_log_weights(logw, u, rng):
+    """Index drawn with probability proportional to ``exp(logw)``, any spread."""
     if logw.size == 1:
         return 0
-    p = np.exp(logw - logw.max())
+    top = logw.max()
+    low = np.min(logw, where=logw > -np.inf, initial=np.inf)
+    if low - top < math.log(_CDF_MIN_FRACTION / logw.size):
+        return _gumbel_argmax(logw, rng)
+    p = np.exp(logw - top)
     cdf = np.cumsum(p)
     return min(int(np.searchsorted(cdf, u * cdf[-1], side="right")), logw.size - 1)
 
 
+def _gumbel_argmax(logw, rng):
+    """Gumbel-max draw; exact in log space, no entry of finite ``logw`` impossible.
+
+    Entries ``-inf`` never win (the Gumbel noise is finite).
+    """
+    return int(np.argmax(logw + standard_gumbel(logw.size, rng)))

@@ -1,6 +1,12 @@
-"""Exact samplers of the weighted uniform spanning tree (elimination, cycle popping,
-and the reductions that make them fast)."""
+"""Exact samplers of the weighted uniform spanning tree.
 
-from ._sampler import UST_METHODS, UstBudgetError, sample_weighted_ust
+* ``_elimination``: Gaussian elimination (star-mesh / Schur complements) and
+  unwinding, dense or sparse, in float64 or log space; ``O(k^3)`` whatever
+  the conductances.
+* ``_cycle_popping``: Wilson's cycle popping, vectorised, with its successor
+  sampler and the trap elimination that lets it always finish.
+* ``_reductions``: pruning of improbable edges and the conductance-gap split,
+  each moving the law by less than ``exp(-50)``.
+* ``_sampler``: :func:`sample_weighted_ust`, which chains them.
+"""
 
-__all__ = ["sample_weighted_ust", "UST_METHODS", "UstBudgetError"]

@@ -1,0 +1,362 @@
+"""Exact UST sampling by Wilson's cycle popping, vectorised, with trap elimination.
+
+Every non-root node draws a successor with probability proportional to the
+conductances of its edges; while the successor graph has cycles, the nodes
+on the cycles draw again. The tree left when no cycle remains is a UST, and
+the result does not depend on the order in which cycles are popped
+([W96]_, [PW98]_), so all cycles present are popped at once, one vectorised
+round at a time. Expected work is Wilson's mean hitting time: small on
+well-mixing graphs, growing like ``exp(c * gap)`` when light clusters are
+joined by edges heavier by ``gap`` (the walk is trapped inside clusters).
+
+*Stopping is exact.* By Wilson's theorem the collection of popped
+(coloured) cycles is independent of the final tree, and so is the sequence
+of rounds (a cycle present in a round is made of arrows that will be
+popped, so which cycles each round pops is determined by the popped
+collection). A run stopped by a budget counted on the rounds and draws only
+is therefore independent of the tree it would have produced: restarting, or
+switching to another exact sampler, leaves the output law exactly the UST.
+
+References
+----------
+.. [W96] D. B. Wilson, "Generating random spanning trees more quickly than
+   the cover time", STOC 1996.
+.. [PW98] J. G. Propp and D. B. Wilson, "How to get a perfectly random
+   sample from a generic Markov chain and generate a random spanning tree of
+   a directed graph", J. Algorithms 27 (1998).
+"""
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
+
+from ...privacy._samplers import standard_exponential
+from ._common import (
+    GumbelStream,
+    components,
+    edge_lookup,
+    group_argmax,
+    group_logsumexp,
+    gumbel,
+    logsumexp,
+)
+
+#: Work units charged per cycle-popping round (its fixed overhead).
+ROUND_COST = 300
+
+#: Neighbours below this fraction of their row's total are drawn apart from
+#: the inverse-CDF lookup, which on 53-bit uniforms could never pick them.
+_CDF_MIN_FRACTION = 2.0 ** -40
+
+#: Trap elimination: most trapped nodes eliminated per round, largest
+#: neighbourhood met, and most nodes eliminated in all.
+MAX_TRAP_NODES = 500
+_MAX_TRAP_DEGREE = 400
+_MAX_ELIMINATED = 4 * MAX_TRAP_NODES
+
+
+class _SuccessorSampler:
+    """Draws a random neighbour of many nodes at once, P(y | x) ~ gamma(x, y).
+
+    Rows are grouped by degree into padded 2-D blocks (widths powers of two,
+    so memory stays below twice the number of directed edges) holding each
+    row's own cumulative sums; a draw is a vectorised inverse-CDF lookup on
+    a 53-bit uniform. Such a lookup would give probability 0 to a neighbour
+    with less than about ``2**-53`` of the row's total (its cell absorbed by
+    rounding, or its ``exp`` underflowing). So the *light* neighbours, those
+    below ``2**-40`` of the total, are left out of the cumulative sums and
+    drawn separately: the draw goes to them with their exact total
+    probability ``q``, decided by ``E > -log q`` with ``E ~ Exp(1)`` of
+    unbounded tail, and among them by Gumbel-max in log space. The cost is
+    one exponential draw per row with light neighbours; the light branch
+    itself (probability below ``deg 2**-40``) is essentially never taken.
+    """
+
+    def __init__(self, u, v, logc, n):
+        src = np.concatenate([u, v])
+        dst = np.concatenate([v, u])
+        lc = np.concatenate([logc, logc])
+        order = np.lexsort((dst, src))
+        src, dst, lc = src[order], dst[order], lc[order]
+        deg = np.bincount(src, minlength=n)
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(deg, out=indptr[1:])
+        rowmax = np.full(n, -np.inf)
+        np.maximum.at(rowmax, src, lc)
+        p = np.exp(lc - rowmax[src])
+        with np.errstate(divide="ignore"):
+            self.log_strength = np.where(
+                deg > 0, rowmax + np.log(np.bincount(src, weights=p, minlength=n)), -np.inf)
+        light = lc - self.log_strength[src] < np.log(_CDF_MIN_FRACTION)
+        self.log_light = np.full(n, -np.inf)  # log of the light neighbours' share
+        if light.any():
+            rows = np.unique(src[light])
+            self.log_light[rows] = group_logsumexp(
+                np.searchsorted(rows, src[light]), lc[light], rows.size
+            ) - self.log_strength[rows]
+        p[light] = 0.0
+        width_class = np.zeros(n, dtype=np.int64)
+        pos = deg > 0
+        width_class[pos] = np.ceil(np.log2(deg[pos])).astype(np.int64)
+        self.width_class = width_class
+        self.row_in_block = np.zeros(n, dtype=np.int64)
+        self.blocks = {}
+        for wc in np.unique(width_class[pos]):
+            nodes = np.flatnonzero(pos & (width_class == wc))
+            width = 1 << int(wc)
+            d = deg[nodes]
+            col = np.arange(width)
+            valid = col[None, :] < d[:, None]
+            flat = indptr[nodes][:, None] + np.minimum(col[None, :], d[:, None] - 1)
+            cs = np.cumsum(np.where(valid, p[flat], 0.0), axis=1)
+            cdf = np.where(valid, cs, np.inf)
+            nbr = np.where(valid, dst[flat], 0)
+            # Log-conductances of the light neighbours, for the blocks having some.
+            is_light = valid & light[flat]
+            log_light = np.where(is_light, lc[flat], -np.inf) if is_light.any() else None
+            self.row_in_block[nodes] = np.arange(nodes.size)
+            self.blocks[int(wc)] = (cdf, nbr, cs[np.arange(nodes.size), d - 1], log_light)
+
+    def draw(self, nodes, rng):
+        """One successor for each node of ``nodes``; also returns the work done."""
+        out = np.empty(nodes.size, dtype=np.int64)
+        work = 0
+        # Rows going to their light neighbours: probability q, Exp(1) > -log q.
+        to_light = np.zeros(nodes.size, dtype=bool)
+        has = np.flatnonzero(self.log_light[nodes] > -np.inf)
+        if has.size:
+            e = standard_exponential(has.size, rng)
+            to_light[has[e > -self.log_light[nodes[has]]]] = True
+        wcs = self.width_class[nodes]
+        for wc in np.unique(wcs):
+            sel = np.flatnonzero(wcs == wc)
+            cdf, nbr, total, log_light = self.blocks[int(wc)]
+            rows = self.row_in_block[nodes[sel]]
+            target = rng.random(sel.size) * total[rows]
+            idx = np.count_nonzero(cdf[rows] <= target[:, None], axis=1)
+            go = np.flatnonzero(to_light[sel])
+            if go.size:
+                lw = log_light[rows[go]]
+                idx[go] = np.argmax(lw + gumbel(lw.shape, rng), axis=1)
+            out[sel] = nbr[rows, idx]
+            work += sel.size * cdf.shape[1]
+        return out, work
+
+
+def cycle_popping(u, v, logc, n, rng, max_work, labels=None):
+    """Exact UST (forest) by vectorised cycle popping, under a budget.
+
+    Returns ``(succ, roots, trapped)``. ``succ[x]`` is the parent of ``x``
+    in the tree oriented towards the root of its component (``succ[root] =
+    root``), or ``succ`` is None when the work exceeded ``max_work``: the
+    number of successor draws weighted by the width of the drawn rows, plus
+    :data:`ROUND_COST` per round, a function of the popped cycles only (see
+    the module docstring; counting the pointer jumps as well would not be:
+    they depend on the tree). ``trapped`` then holds the nodes popped most
+    often, most frequent first. A round costs ``O(a log a)`` for the ``a``
+    nodes not yet joined to a root, plus a fixed overhead.
+    """
+    sampler = _SuccessorSampler(u, v, logc, n)
+    if labels is None:
+        _, labels = connected_components(
+            sp.csr_array((np.ones(u.size), (u, v)), shape=(n, n)), directed=False)
+    # Root each component at its node of largest total conductance (any root
+    # gives the same law; a well-connected one shortens the walks).
+    roots = group_argmax(labels, sampler.log_strength)
+    frozen = np.zeros(n, dtype=bool)
+    frozen[roots] = True
+    succ = np.arange(n, dtype=np.int64)
+    active = np.flatnonzero(~frozen)
+    succ[active], work = sampler.draw(active, rng)
+    ident = np.arange(n, dtype=np.int64)
+    pops = np.zeros(n, dtype=np.int64)
+    while active.size:
+        jump = np.where(frozen, ident, succ)
+        for _ in range(int(active.size).bit_length() + 1):
+            jump[active] = jump[jump[active]]
+        reached = frozen[jump[active]]
+        frozen[active[reached]] = True
+        active = active[~reached]
+        if active.size == 0:
+            break
+        # Nodes on cycles: after >= |active| steps every walk is on its cycle.
+        cyc = np.unique(jump[active])
+        succ[cyc], w = sampler.draw(cyc, rng)
+        pops[cyc] += 1
+        work += w + ROUND_COST
+        if work > max_work:
+            # The nodes popped far more often than the others are the traps.
+            hot = np.flatnonzero(pops >= max(2, pops.max() // 10))
+            return None, roots, hot[np.argsort(-pops[hot], kind="stable")]
+    return succ, roots, None
+
+
+def successor_edges(u, v, n, succ, roots):
+    """Indices of the edges ``(x, succ[x])`` for all non-root ``x``."""
+    nonroot = np.ones(n, dtype=bool)
+    nonroot[roots] = False
+    x = np.flatnonzero(nonroot)
+    return edge_lookup(u, v, n)(x, succ[x])
+
+
+class _Eliminations:
+    """Record of eliminated (trapped) nodes, star-mesh in log space, for unwinding."""
+
+    def __init__(self, u, v, logc, n):
+        self.n = n
+        self.edge_of = edge_lookup(u, v, n)
+        self.logc0 = logc
+        self.x, self.row, self.logd = [], [], []
+        self.member = {}  # node -> levels at which it neighboured the eliminated node
+
+    def original(self, a, b):
+        """Index and log-conductance of the original edge {a, b} (or -1, -inf)."""
+        idx = int(self.edge_of(np.array([a]), np.array([b]))[0])
+        return idx, (float(self.logc0[idx]) if idx >= 0 else -np.inf)
+
+    def source(self, a, b, level, noise):
+        """Where the conductance of {a, b} at ``level`` comes from: -1 original, t mesh."""
+        common = set(self.member.get(a, ())) & set(self.member.get(b, ()))
+        common = [t for t in common if t < level]
+        if not common:
+            return -1
+        parts = [self.original(a, b)[1]]
+        parts += [self.row[t][a] + self.row[t][b] - self.logd[t] for t in common]
+        k = int(np.argmax(np.array(parts) + noise.take(len(parts))))
+        return -1 if k == 0 else common[k - 1]
+
+    def _rollback(self, n_levels):
+        del self.x[n_levels:], self.row[n_levels:], self.logd[n_levels:]
+        for y in list(self.member):
+            self.member[y] = [t for t in self.member[y] if t < n_levels]
+
+    def eliminate(self, cu, cv, cl, stuck):
+        """Eliminate the nodes ``stuck`` from the graph ``(cu, cv, cl)``; new graph.
+
+        Returns None, with nothing recorded, if a neighbourhood is too large.
+        """
+        n = self.n
+        n_levels = len(self.x)
+        in_s = np.zeros(n, dtype=bool)
+        in_s[stuck] = True
+        inc = in_s[cu] | in_s[cv]
+        adj = {}
+        for a, b, w in zip(cu[inc].tolist(), cv[inc].tolist(), cl[inc].tolist()):
+            adj.setdefault(a, {})[b] = w
+            adj.setdefault(b, {})[a] = w
+        remaining = set(int(x) for x in stuck)
+        while remaining:
+            x = min(remaining, key=lambda y: len(adj.get(y, ())))
+            remaining.discard(x)
+            nbrs = adj.pop(x, {})
+            if len(nbrs) > _MAX_TRAP_DEGREE:
+                self._rollback(n_levels)
+                return None
+            keys = list(nbrs)
+            vals = np.array([nbrs[y] for y in keys])
+            ld = logsumexp(vals) if keys else -np.inf
+            t = len(self.x)
+            self.x.append(x)
+            self.row.append(dict(nbrs))
+            self.logd.append(ld)
+            for y in keys:
+                self.member.setdefault(y, []).append(t)
+                del adj[y][x]
+            mesh = vals[:, None] + (vals - ld)[None, :]
+            for i, a in enumerate(keys):
+                row_a = adj[a]
+                for j in range(i + 1, len(keys)):
+                    b = keys[j]
+                    val = np.logaddexp(row_a.get(b, -np.inf), mesh[i, j])
+                    row_a[b] = val
+                    adj[b][a] = val
+        # New graph: old edges away from the trapped nodes, plus the mesh.
+        keep = ~inc
+        mesh_edges = [(a, b, w) for a, row in adj.items() for b, w in row.items() if a < b]
+        ku, kv, kl = cu[keep], cv[keep], cl[keep]
+        if not mesh_edges:
+            return ku, kv, kl
+        mu_, mv_, ml_ = (np.array(z) for z in zip(*mesh_edges))
+        codes = np.concatenate([ku, mu_]) * n + np.concatenate([kv, mv_])
+        uniq, inv = np.unique(codes, return_inverse=True)
+        return uniq // n, uniq % n, group_logsumexp(inv, np.concatenate([kl, ml_]), uniq.size)
+
+
+def ust_with_trap_elimination(u, v, logc, n, rng, max_work, labels=None):
+    """Cycle popping that always finishes: traps are eliminated, budgets doubled.
+
+    Cycle popping stalls when a small group of nodes is joined to the rest
+    only by edges much lighter than its own (a trap): the walk stays inside
+    for ``exp(c * gap)`` steps and the same cycles are popped again and
+    again. Each time a run exhausts its budget, the nodes it popped most
+    often (at most :data:`MAX_TRAP_NODES`, and ``4 * MAX_TRAP_NODES`` in
+    all) are eliminated by the star-mesh transform, cycle popping restarts
+    from scratch on the Schur complement with twice the budget, and the
+    eliminations are unwound at the end. Which nodes are eliminated may
+    depend on the stopped run: the elimination is exact for any choice, and
+    every restart is exact (the stopping rule depends on the popped cycles
+    only), so the result is an exact UST. There is no failure: the last run
+    terminates with probability one, and with budgets doubling the expected
+    total work is at most about four times that of one unstopped run on
+    the final graph, plus the first budget.
+
+    Returns the indices of the chosen edges.
+    """
+    rec = _Eliminations(u, v, logc, n)
+    cu, cv, cl = u, v, logc
+    budget = max_work
+    while True:
+        succ, roots, trapped = cycle_popping(cu, cv, cl, n, rng, budget, labels=labels)
+        if succ is not None:
+            break
+        budget *= 2.0
+        room = _MAX_ELIMINATED - len(rec.x)
+        if trapped.size and room > 0:
+            reduced = rec.eliminate(cu, cv, cl, trapped[:min(MAX_TRAP_NODES, room)])
+            if reduced is not None:
+                cu, cv, cl = reduced
+                labels = None  # the eliminated nodes are now isolated
+    return _unwind_traps(rec, succ, roots, n, rng)
+
+
+def _unwind_traps(rec, succ, roots, n, rng):
+    """Edges of the UST of the original graph from a UST of its Schur complement."""
+    nonroot = np.flatnonzero(succ != np.arange(n))
+    eu = list(nonroot.tolist())
+    ev = list(succ[nonroot].tolist())
+    live = [True] * len(eu)
+    bucket = {}
+    n_levels = len(rec.x)
+    noise = GumbelStream(rng)
+    for i, (a, b) in enumerate(zip(eu, ev)):
+        s = rec.source(a, b, n_levels, noise)
+        if s >= 0:
+            bucket.setdefault(s, []).append(i)
+    for t in range(n_levels - 1, -1, -1):
+        x = rec.x[t]
+        keys = np.array(list(rec.row[t]), dtype=np.int64)
+        if keys.size == 0:
+            continue  # an isolated node (its own component)
+        vals = np.array([rec.row[t][y] for y in keys.tolist()])
+        removed = bucket.pop(t, [])
+        g = vals + noise.take(vals.size)
+        if removed:
+            for i in removed:
+                live[i] = False
+            idx = np.flatnonzero(np.array(live))
+            lab = components(np.array(eu)[idx], np.array(ev)[idx], n)
+            chosen = keys[group_argmax(lab[keys], g)]
+        else:
+            chosen = keys[[int(np.argmax(g))]]
+        for a in chosen.tolist():
+            eu.append(x)
+            ev.append(a)
+            live.append(True)
+            s = rec.source(x, a, t, noise)
+            if s >= 0:
+                bucket.setdefault(s, []).append(len(eu) - 1)
+    keep = np.flatnonzero(np.array(live, dtype=bool))
+    idx = rec.edge_of(np.array(eu, dtype=np.int64)[keep], np.array(ev, dtype=np.int64)[keep])
+    if np.any(idx < 0):  # pragma: no cover - exact arithmetic guarantees it
+        raise RuntimeError("trap elimination produced a non-edge; please report.")
+    return idx

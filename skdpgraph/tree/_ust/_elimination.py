@@ -1,0 +1,250 @@
+"""Exact UST sampling by elimination (star-mesh transform, Schur complements).
+
+Eliminating node ``x`` of a graph with conductances ``gamma`` adds
+conductance ``gamma(x, a) gamma(x, b) / d(x)`` between each pair of its
+neighbours (``d(x)`` its total conductance): the Schur complement of the
+weighted Laplacian. The UST restricted to the edges that do not touch ``x``
+has the law of the UST of the Schur complement restricted to the inherited
+copies of those edges (the UST is a determinantal process whose kernel, the
+transfer-current matrix, the Schur complement leaves unchanged on these
+edges [BP93]_), and given those edges ``x`` joins each component they leave
+with one edge, chosen in proportion to its conductance. Unwinding the
+eliminations from the last node back to the first therefore samples the UST
+exactly.
+
+Every quantity is a sum or product of positive numbers (no cancellation).
+The work is done in float64 when no product can underflow and in log space
+otherwise, so the cost, ``O(k^3)`` time and ``O(k^2)`` memory for a
+component of ``k`` nodes (less time for sparse ones), does not depend on the
+conductances, and every random choice is a Gumbel-max over log-conductances
+with unbounded Gumbel tails (no choice of positive probability is lost).
+
+References
+----------
+.. [BP93] R. Burton and R. Pemantle, "Local characteristics, entropy and
+   limit theorems for spanning trees and domino tilings via transfer-
+   impedances", Ann. Probab. 21 (1993).
+"""
+
+import math
+
+import numpy as np
+
+from ._common import GumbelStream, components, edge_lookup, group_argmax, gumbel, logsumexp
+
+#: Smallest product allowed in the float64 elimination (guards underflow and
+#: loss of precision in subnormals); below it the log-space path is used.
+_LINEAR_FLOOR = 1e-280
+
+#: Largest spread of log-conductances for which the float64 elimination is
+#: tried first (products of a few conductances stay far above the floor).
+_LINEAR_MAX_SPREAD = 150.0
+
+#: Nodes per block of the dense float64 elimination (one GEMM per block);
+#: small components use blocks of ``k // 4`` nodes (at least 2).
+_BLOCK = 96
+
+
+class _Linear:
+    """Conductances as float64, scaled by ``exp(-top)``."""
+
+    empty = 0.0
+
+    def __init__(self, top):
+        self.top = top
+
+    def matrix(self, u, v, logc, k):
+        L = np.zeros((k, k))
+        L[u, v] = L[v, u] = np.exp(logc - self.top)
+        return L
+
+    def total(self, vals):
+        """``(d, log d)`` of a row, or None if a product could underflow."""
+        d = vals.sum()
+        pos = vals[vals > 0.0]
+        if pos.min() ** 2 < _LINEAR_FLOOR * d:
+            return None
+        return d, math.log(d) + self.top
+
+    def log(self, vals):
+        with np.errstate(divide="ignore"):
+            return np.log(vals) + self.top
+
+    def mesh(self, sub, a, b, d, log_d):
+        """``sub += a_i b_j / d``: the conductance added between two neighbours."""
+        sub += np.multiply.outer(a / d, b)
+
+    def block_mesh(self, sub, X, d, log_d):
+        """``sub += sum_t X_t^T X_t / d_t`` over a block of eliminated rows: one GEMM."""
+        sub += X.T @ (X / d[:, None])
+
+
+class _Log:
+    """Conductances as their logarithms (any spread, slower)."""
+
+    empty = -np.inf
+
+    def matrix(self, u, v, logc, k):
+        L = np.full((k, k), -np.inf)
+        L[u, v] = L[v, u] = logc
+        return L
+
+    def total(self, vals):
+        ld = logsumexp(vals[vals > -np.inf])
+        return ld, ld
+
+    def log(self, vals):
+        return vals
+
+    def mesh(self, sub, a, b, d, log_d):
+        np.logaddexp(sub, a[:, None] + (b - log_d)[None, :], out=sub)
+
+    def block_mesh(self, sub, X, d, log_d):
+        for row, ld in zip(X, log_d):
+            self.mesh(sub, row, row, None, ld)
+
+
+def _eliminate(u, v, logc, k, space, dense):
+    """Eliminate all nodes but one of a connected component, with ``space`` arithmetic.
+
+    Dense graphs are eliminated in index order (the trailing block is full
+    anyway), in blocks of ``_BLOCK`` nodes in float64: a node's update is
+    applied at once to the rows of its own block and, for the rows after
+    the block, deferred to one product per block. Sparse graphs take the
+    node of least current degree and update its neighbourhood only.
+
+    Returns ``(order, R, logd)``, or None when float64 would underflow.
+    ``R[t, y]`` is the log-conductance between the ``t``-th eliminated node
+    and node ``y`` when it is eliminated (``-inf`` if none or ``y`` is gone);
+    ``logd[t]`` the log of its total conductance then. ``order[-1]`` is the
+    last node left (the root of the unwinding).
+    """
+    L = space.matrix(u, v, logc, k)
+    R = np.full((k - 1, k), -np.inf)
+    d = np.empty(k - 1)
+    logd = np.empty(k - 1)
+    order = np.empty(k, dtype=np.int64)
+    alive = np.ones(k, dtype=bool)
+    if not dense:
+        deg = np.bincount(u, minlength=k) + np.bincount(v, minlength=k)
+        big = np.iinfo(deg.dtype).max
+    block = max(2, min(_BLOCK, k // 4)) if dense and isinstance(space, _Linear) else 1
+    for s in range(0, k - 1, block):
+        e = min(s + block, k - 1)
+        for t in range(s, e):
+            if dense:
+                x, nb = t, np.arange(t + 1, k)
+            else:
+                x = int(np.argmin(np.where(alive, deg, big)))
+                nb = np.flatnonzero((L[x] != space.empty) & alive)
+                nb = nb[nb != x]
+            order[t] = x
+            alive[x] = False
+            vals = L[x, nb]
+            res = space.total(vals)
+            if res is None:
+                return None
+            d[t], logd[t] = res
+            R[t, nb] = space.log(vals)
+            if dense:
+                # Rows of this block now; the rows after it at the block's end.
+                space.mesh(L[t + 1:e, t + 1:], vals[:e - t - 1], vals, d[t], logd[t])
+            else:
+                ix = np.ix_(nb, nb)
+                sub = L[ix]
+                deg[nb] += (sub == space.empty).sum(axis=1) - 2  # fill-in; -x; -self
+                space.mesh(sub, vals, vals, d[t], logd[t])
+                np.fill_diagonal(sub, space.empty)
+                L[ix] = sub
+                L[x, :] = L[:, x] = space.empty
+        if dense and e < k:
+            space.block_mesh(L[e:, e:], L[s:e, e:], d[s:e], logd[s:e])
+    order[k - 1] = int(np.flatnonzero(alive)[0])
+    return order, R, logd
+
+
+def ust_by_elimination(u, v, logc, k, rng):
+    """Exact UST of a connected graph on ``k`` nodes; returns chosen edge indices."""
+    m = u.size
+    if k == 1:
+        return np.zeros(0, dtype=np.int64)
+    if k == 2:
+        return np.array([int(np.argmax(logc + gumbel(m, rng)))])
+    dense = 2 * m >= 0.25 * k * (k - 1)
+    res = None
+    if float(logc.max() - logc.min()) < _LINEAR_MAX_SPREAD:
+        res = _eliminate(u, v, logc, k, _Linear(float(logc.max())), dense)
+    if res is None:
+        res = _eliminate(u, v, logc, k, _Log(), dense)
+    return _unwind(*res, u, v, logc, k, rng)
+
+
+def _unwind(order, R, logd, u, v, logc, k, rng):
+    """Grow the tree from the root back through the eliminations."""
+    edge_of = edge_lookup(u, v, k)
+    noise = GumbelStream(rng)
+
+    def original(a, b):
+        idx = edge_of(a, b)
+        return np.where(idx >= 0, logc[idx], -np.inf)
+
+    eu = np.empty(k - 1, dtype=np.int64)
+    ev = np.empty(k - 1, dtype=np.int64)
+    live = np.zeros(k - 1, dtype=bool)
+    n_edges = 0
+    bucket = [[] for _ in range(k - 1)]
+    for t in range(k - 2, -1, -1):
+        x = order[t]
+        nbr = np.flatnonzero(R[t] > -np.inf)
+        g = R[t, nbr] + noise.take(nbr.size)
+        removed = bucket[t]
+        if removed:
+            # Edges through mesh of x go; x rejoins each piece they leave.
+            live[removed] = False
+            le = np.flatnonzero(live[:n_edges])
+            lab = components(eu[le], ev[le], k)
+            chosen = nbr[group_argmax(lab[nbr], g)]
+        else:
+            chosen = nbr[[int(np.argmax(g))]]
+        # Where does each new edge's conductance come from: the original
+        # edge, or the mesh added by an earlier elimination j < t?
+        parts = np.vstack([original(np.full(chosen.size, x), chosen)[None, :],
+                           R[:t, x][:, None] + R[:t][:, chosen] - logd[:t, None]])
+        src = np.argmax(parts + noise.take(parts.shape), axis=0) - 1
+        r = chosen.size
+        if n_edges + r > eu.size:  # mesh edges come and go: grow the arrays
+            grow = max(eu.size, r)
+            eu = np.concatenate([eu, np.empty(grow, dtype=np.int64)])
+            ev = np.concatenate([ev, np.empty(grow, dtype=np.int64)])
+            live = np.concatenate([live, np.zeros(grow, dtype=bool)])
+        ids = np.arange(n_edges, n_edges + r)
+        eu[ids] = x
+        ev[ids] = chosen
+        live[ids] = True
+        n_edges += r
+        for e, s in zip(ids.tolist(), src.tolist()):
+            if s >= 0:
+                bucket[s].append(e)
+    le = np.flatnonzero(live[:n_edges])
+    idx = edge_of(eu[le], ev[le])
+    if le.size != k - 1 or np.any(idx < 0):  # pragma: no cover - exact arithmetic
+        raise RuntimeError("elimination sampler produced a non-tree; please report.")
+    return idx
+
+
+def elimination_by_component(u, v, logc, n, rng, lab, ncomp):
+    """Edge indices of an exact UST of each connected component (labels ``lab``)."""
+    chosen = []
+    sizes = np.bincount(lab, minlength=ncomp)
+    edge_comp = lab[u]
+    order = np.argsort(edge_comp, kind="stable")
+    bounds = np.searchsorted(edge_comp[order], np.arange(ncomp + 1))
+    local = np.empty(n, dtype=np.int64)
+    for c in np.flatnonzero(sizes >= 2):
+        eidx = order[bounds[c]:bounds[c + 1]]
+        nodes = np.flatnonzero(lab == c)
+        local[nodes] = np.arange(nodes.size)
+        picked = ust_by_elimination(local[u[eidx]], local[v[eidx]], logc[eidx],
+                                    int(sizes[c]), rng)
+        chosen.append(eidx[picked])
+    return np.concatenate(chosen) if chosen else np.zeros(0, dtype=np.int64)
