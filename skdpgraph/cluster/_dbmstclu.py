@@ -129,8 +129,10 @@ def dbmstclu(tree):
     labels = _labels(forest, n, cut_nodes)
     n_clusters = int(labels.max()) + 1 if n else 0
     dbcvi = dbcvi_from_labels(n, u, v, w, labels, n_clusters)
-    return DBMSTCluResult(labels, n_clusters, dbcvi, cut_edges, cut_weights,
-                          np.asarray(path, dtype=np.float64) / n)
+    # The path sums the gains of the cuts; rounding may leave it a few ulps
+    # outside [-1, 1], where the index lies.
+    path = np.clip(np.asarray(path, dtype=np.float64) / n, -1.0, 1.0)
+    return DBMSTCluResult(labels, n_clusters, dbcvi, cut_edges, cut_weights, path)
 
 
 def _labels(forest, n, cut_nodes):
