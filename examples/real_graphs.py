@@ -1,4 +1,6 @@
-"""Real graphs: which route gives what, against networkx's Louvain.
+"""
+Real graphs: which route gives what, against networkx's Louvain
+===============================================================
 
 Three graphs people have, each with the pipeline that suits it:
 

@@ -9,15 +9,18 @@ References
    Definitions 3.3-3.6 and Algorithm 1.
 """
 
+import heapq
 from typing import NamedTuple
 
 import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions
 
-from ..metrics._scores import dbcvi_from_labels, validity_index
+from ..metrics._scores import dbcvi_from_labels
 from ..tree import check_tree, tree_from_graph
-from ..tree._rooted import range_max, root_forest
+from ..tree._rooted import root_forest
 from ..utils import check_graph
 from ._base import set_dbmstclu_attributes, warn_if_constant_weights
 
@@ -77,7 +80,14 @@ def dbmstclu(tree):
     last in the lexicographic order of the tree's edges ``(u, v)``, ``u < v``,
     is made: this is Algorithm 1's loop (line 10 keeps the last candidate
     whose value is ``>=`` the running best) over that edge order. Values
-    within ``1e-9 * n`` of each other count as equal.
+    within ``1e-9 * n`` of each other count as equal (``n``: the size of the
+    connected component). The rule is applied in two stages, as the cut is
+    chosen: each cluster's best cut is the last in edge order among its cuts
+    within ``1e-9 * n`` of its best value, and the cut made is the last in
+    edge order among those clusters' best cuts whose values are within
+    ``1e-9 * n`` of the largest. The stages differ from one pass over all
+    cuts only for values that differ by less than ``1e-9 * n`` without being
+    equal.
 
     *Zero weights.* A cluster with dispersion 0 (a singleton, or nodes joined
     by zero-weight edges) has validity 1; a cluster with separation 0 and
@@ -90,414 +100,1054 @@ def dbmstclu(tree):
     for a tree it is exactly the index of [2].
 
     *Speed.* Cutting an edge of cluster C changes only C's term of the index
-    and no cut value in another cluster, so each cluster's best cut is
-    cached and only the two new clusters are re-evaluated. A cluster keeps
-    its nodes in a DFS preorder: a candidate cut splits it into a contiguous
-    range and a prefix plus suffix, so sizes, dispersions and separations of
-    all candidates come from prefix/suffix scans, ``O(|C|)`` numpy work per
-    evaluation; subtree aggregates are maintained under cuts with the same
-    scans. Total time O(sum over steps of the size of the cluster cut).
+    and no cut value in another cluster, so the greedy order does not decide
+    what a cluster does: the best cut of every cluster, and the two clusters
+    it makes, are found first (the tree of all splits whose gain is not
+    negative), and the greedy order is replayed over that tree with a heap.
+    Small clusters are evaluated many at a time with whole-array operations
+    (a DFS preorder makes every candidate's side a range, or a prefix plus a
+    suffix). A large cluster is evaluated once and then updated: a cut
+    changes the values of the ancestors of the cut edge only, and, while the
+    cluster's largest edge and smallest incident cut stay the same, the
+    other values are constant (cuts whose edge is at least the separation)
+    or only grow as the cluster shrinks (lighter cuts, bounded until the
+    cluster has lost an eighth of its nodes); a heap of the best values and
+    per-node counts of the subtree extremes keep each cut at
+    O(depth + size of the smaller side) work. The smaller side of each cut is
+    moved out, the larger stays in place. See ``docs/dbmstclu.md``.
     """
     tree = check_tree(tree)
     n, (u, v), w = tree.tree.shape[0], tree.edges.T, tree.weights
     forest = root_forest(tree.edges, w, n)
-    state = _State(forest, n)
-    cuts, path = [], []
-    starts = forest.comp_start
-    comp_sizes = np.diff(starts)
-    # Sum of |C| V_C over all components: -|c| for a component not yet cut
-    # (its index starts at -1), +1 for an isolated node (a singleton).
-    s_total = float(np.sum(np.where(comp_sizes == 1, 1.0, -comp_sizes)))
-    for c in range(starts.size - 1):
-        comp = forest.order[starts[c]:starts[c + 1]]
-        if comp.size < 2:
-            state.clusters.append(comp)
-            continue
-        s_total = state.run_component(comp, s_total, cuts, path)
-    labels = state.labels()
-    k = len(cuts)
-    cut_nodes = np.asarray(cuts, dtype=np.int64)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        cut_nodes, path = _run(forest, n)
+    k = cut_nodes.size
     parents = forest.parent[cut_nodes]
     cut_edges = np.column_stack([np.minimum(parents, cut_nodes),
                                  np.maximum(parents, cut_nodes)]).reshape(k, 2)
     cut_weights = forest.parent_weight[cut_nodes]
-    dbcvi = dbcvi_from_labels(n, u, v, w, labels, int(labels.max()) + 1)
-    return DBMSTCluResult(labels, int(labels.max()) + 1, dbcvi, cut_edges,
-                          cut_weights, np.asarray(path, dtype=np.float64) / n)
+    labels = _labels(forest, n, cut_nodes)
+    n_clusters = int(labels.max()) + 1 if n else 0
+    dbcvi = dbcvi_from_labels(n, u, v, w, labels, n_clusters)
+    # The path sums the gains of the cuts; rounding may leave it a few ulps
+    # outside [-1, 1], where the index lies.
+    path = np.clip(np.asarray(path, dtype=np.float64) / n, -1.0, 1.0)
+    return DBMSTCluResult(labels, n_clusters, dbcvi, cut_edges, cut_weights, path)
 
 
-def _segment_reduce(ufunc, a, bounds, identity):
-    """``ufunc``-reduction of ``a[bounds[t]:bounds[t + 1]]`` for every ``t``.
+def _labels(forest, n, cut_nodes):
+    """Connected components of the forest without the cut edges, numbered by
+    their smallest node."""
+    child = np.flatnonzero(forest.parent >= 0)
+    keep = np.ones(n, dtype=bool)
+    keep[cut_nodes] = False
+    child = child[keep[child]]
+    g = sp.csr_array((np.ones(child.size), (child, forest.parent[child])), shape=(n, n))
+    k, lab = connected_components(g, directed=False)
+    first = np.full(k, n, dtype=np.int64)
+    np.minimum.at(first, lab, np.arange(n, dtype=np.int64))
+    renum = np.empty(k, dtype=np.int64)
+    renum[np.argsort(first)] = np.arange(k)
+    return renum[lab]
 
-    ``bounds`` is non-decreasing with values in ``[0, len(a)]``; empty
-    segments give ``identity``. One ``reduceat`` pass: O(len(a)).
+
+#: Clusters of at most this many nodes are evaluated in batches with
+#: whole-array operations; larger ones by an incremental :class:`_Engine`.
+_SMALL = 128
+#: Block size of the block extremes of :class:`_Blocks`.
+_BS = 64
+#: Candidate cuts kept in an engine's heap after each refill.
+_HEAP = 1024
+#: Test hook: when positive, an engine re-evaluates its cluster from scratch
+#: every ``_REFRESH_EVERY`` cuts (1: every cut, the slow reference path).
+_REFRESH_EVERY = 0
+
+
+def _vi(sep, disp):
+    """:func:`validity_index` without its error-state guard (set by the caller)."""
+    return np.where(disp > 0, (sep - disp) / np.maximum(sep, disp), 1.0)
+
+
+def _range_reduce(ufunc, vals, lo, hi, identity):
+    """``ufunc``-reduction of ``vals[lo[k]:hi[k]]`` for many ranges.
+
+    Blocks of 32 with in-block prefix and suffix scans plus a sparse table
+    over the block extremes: O(len(vals) + len(lo) log) time and
+    O(len(vals)) memory (a full sparse table would need log n copies).
     """
-    n = a.size
-    starts, ends = bounds[:-1], bounds[1:]
-    out = np.full(starts.size, identity, dtype=np.float64)
-    live = int(np.count_nonzero(starts < n))
-    if live:
-        idx = bounds[:live + 1] if bounds[live] < n else bounds[:live]
-        out[:live] = ufunc.reduceat(a, idx)[:live]
-    out[starts == ends] = identity
+    lo = np.asarray(lo, dtype=np.int64)
+    hi = np.asarray(hi, dtype=np.int64)
+    out = np.full(lo.shape, identity, dtype=np.float64)
+    L = vals.size
+    if not L or not lo.size:
+        return out
+    bs = 32
+    nb = -(-L // bs)
+    padded = np.full(nb * bs, identity, dtype=np.float64)
+    padded[:L] = vals
+    blocks = padded.reshape(nb, bs)
+    pre = ufunc.accumulate(blocks, axis=1).ravel()
+    suf = ufunc.accumulate(blocks[:, ::-1], axis=1)[:, ::-1].ravel()
+    ok = hi > lo
+    bl = lo // bs
+    br = (hi - 1) // bs
+    same = ok & (bl == br)
+    if same.any():
+        a, b = lo[same], hi[same]
+        acc = np.full(a.size, identity, dtype=np.float64)
+        for t in range(bs):
+            live = a + t < b
+            if not live.any():
+                break
+            acc = np.where(live, ufunc(acc, padded[np.minimum(a + t, nb * bs - 1)]), acc)
+        out[same] = acc
+    diff = ok & (bl < br)
+    if diff.any():
+        a, b = lo[diff], hi[diff]
+        res = ufunc(suf[a], pre[b - 1])
+        mb_lo, mb_hi = bl[diff] + 1, br[diff]  # whole blocks in between
+        inner = mb_hi > mb_lo
+        if inner.any():
+            table = [pre.reshape(nb, bs)[:, -1]]
+            span = 1
+            length = mb_hi[inner] - mb_lo[inner]
+            while 2 * span <= int(length.max()):
+                prev = table[-1]
+                table.append(ufunc(prev[:-span], prev[span:]))
+                span *= 2
+            lv = np.zeros(length.size, dtype=np.int64)
+            for level in range(1, len(table)):
+                lv[length >= (1 << level)] = level
+            part = np.full(length.size, identity, dtype=np.float64)
+            for level in np.unique(lv):
+                sel = lv == level
+                t = table[level]
+                x, y = mb_lo[inner][sel], mb_hi[inner][sel] - (1 << level)
+                part[sel] = ufunc(t[x], t[y])
+            res[inner] = ufunc(res[inner], part)
+        out[diff] = res
     return out
 
 
-def _inside_nested(ufunc, a, lo, hi, mid, identity):
-    """Reductions over ``a[lo[t]:hi[t]]`` for nested ranges around ``mid``.
-
-    ``lo`` ascending and ``hi`` descending with ``lo[t] <= mid <= hi[t]``:
-    the ranges of a chain of ancestors. O(len(a) + len(lo)).
-    """
-    left = _segment_reduce(ufunc, a, np.append(lo, mid), identity)
-    left = ufunc.accumulate(left[::-1])[::-1]
-    right = _segment_reduce(ufunc, a, np.concatenate([[mid], hi[::-1]]), identity)
-    right = ufunc.accumulate(right)[::-1]
-    return ufunc(left, right)
-
-
-def _outside_nested(ufunc, a, lo, hi, identity):
-    """Reductions over ``a[:lo[t]]`` and ``a[hi[t]:]`` for nested ranges.
-
-    ``lo`` ascending, ``hi`` descending (a chain of ancestors). O(len(a) + len(lo)).
-    """
-    left = ufunc.accumulate(_segment_reduce(ufunc, a, np.append(0, lo), identity))
-    right = _segment_reduce(ufunc, a, np.append(hi[::-1], a.size), identity)
-    right = ufunc.accumulate(right[::-1])
-    return ufunc(left, right)
+def _count_equal(vals, lo, hi, target):
+    """Number of ``c`` in ``[lo[k], hi[k])`` with ``vals[c] == target[k]``."""
+    L = vals.size
+    uniq, inv = np.unique(vals, return_inverse=True)
+    keys = np.sort(inv.astype(np.int64) * (L + 1) + np.arange(L))
+    t = np.minimum(np.searchsorted(uniq, target), uniq.size - 1)
+    found = uniq[t] == target
+    base = t * (L + 1)
+    cnt = np.searchsorted(keys, base + hi) - np.searchsorted(keys, base + lo)
+    return np.where(found & (hi > lo), cnt, 0)
 
 
-def _first_last(mask):
-    """First and last True positions of a boolean array with a True."""
-    return int(mask.argmax()), mask.size - 1 - int(mask[::-1].argmax())
+class _Blocks:
+    """Extremes (and how often they occur) of blocks of ``_BS`` entries of a
+    mutable array, for range queries in O(range / _BS + _BS). Blocks changed
+    by :meth:`touch` are recomputed together at the next query."""
 
+    __slots__ = ("vals", "ufunc", "identity", "ext", "cnt", "is_max", "dirty")
 
-def _covering(e, alive, first, last):
-    """Live candidate positions whose subtree range covers ``[first, last]``."""
-    k = np.arange(1, first + 1)
-    return k[(e[1:first + 1] > last) & alive[1:first + 1]]
+    def __init__(self, vals, is_max):
+        self.vals = vals  # length a multiple of _BS, shared with the owner
+        self.is_max = is_max
+        self.ufunc = np.maximum if is_max else np.minimum
+        self.identity = -np.inf if is_max else np.inf
+        nb = vals.size // _BS
+        self.ext = np.empty(nb)
+        self.cnt = np.empty(nb, dtype=np.int64)
+        self.dirty = []
+        self._recompute(np.arange(nb))
 
-
-#: Incremental updates between two full evaluations of a cluster, which bounds
-#: the drift of the incrementally updated values.
-_REFRESH_EVERY = 256
-
-
-class _Cluster:
-    """One cluster and its candidate cuts, over a span of the DFS preorder.
-
-    The cluster's nodes lie in ``arr`` in DFS preorder, root first; nodes cut
-    away later stay in place as dead positions (neutral values), so the
-    subtree of the node at position ``k`` is the range ``[k, e[k])``. Per
-    position: ``p`` the parent-edge weight (``-inf`` at the root and dead
-    positions), ``q`` the smallest incident cut weight (``inf`` if none or
-    dead), ``s`` the number of live nodes in the subtree, ``d_in`` the
-    largest edge weight inside it and ``m_in`` the smallest cut incident to
-    its nodes, ``sv`` = ``s`` times the validity index of the subtree (the
-    inside part of a cut, from ``d_in`` and ``m_in``), ``vout`` the
-    validity index of the rest of the cluster, and ``r`` the value
-    ``sv + (n - s) * vout`` of the cut (``-inf`` where no cut is possible).
-    """
-
-    __slots__ = ("arr", "p", "q", "s", "e", "d_in", "m_in", "sv", "rank", "alive",
-                 "term", "n", "disp", "sep", "vout", "r", "chain", "cd", "vd", "cs", "vs",
-                 "best", "since_full")
-
-    def __init__(self, arr, p, q, s, e, d_in, m_in, rank, alive, n, term):
-        self.arr, self.p, self.q, self.s, self.e = arr, p, q, s, e
-        self.d_in, self.m_in, self.rank, self.alive = d_in, m_in, rank, alive
-        self.sv = self._inside(slice(None))
-        self.n, self.term = n, term
-        self.best = (-np.inf, -1, -1)
-
-    def _chain_disp(self):
-        """Candidates whose subtree holds every edge of the cluster's largest
-        weight, and the exact largest weight of the rest of the cluster."""
-        first, last = _first_last(self.p == self.disp)
-        chain = _covering(self.e, self.alive, first, last)
-        if not chain.size:
-            return chain, np.empty(0)
-        return chain, _outside_nested(np.maximum, self.p, chain, self.e[chain], -np.inf)
-
-    def _chain_sep(self):
-        """Candidates whose subtree holds every node with the cluster's
-        smallest incident cut, and the exact smallest cut of the rest."""
-        empty = np.empty(0, dtype=np.int64)
-        if not np.isfinite(self.sep):
-            return empty, np.empty(0)
-        first, last = _first_last(self.q == self.sep)
-        if first == 0:  # the root holds one: every candidate's rest has it
-            return empty, np.empty(0)
-        chain = _covering(self.e, self.alive, first, last)
-        if not chain.size:
-            return chain, np.empty(0)
-        return chain, _outside_nested(np.minimum, self.q, chain, self.e[chain], np.inf)
-
-    def _specials(self):
-        """Union of both chains with the exact validity index of their rest."""
-        cd, cs = self.cd, self.cs
-        if not cs.size:
-            chain = cd
-        elif not cd.size:
-            chain = cs
+    def touch(self, a, b):
+        """The values in ``[a, b)`` changed."""
+        ba, bb = a // _BS, (b - 1) // _BS + 1
+        if bb - ba == 1:
+            self.dirty.append(ba)
         else:
-            chain = np.union1d(cd, cs)
-        if not chain.size:
-            return chain, np.empty(0)
-        disp = np.full(chain.size, self.disp)
-        sep = np.full(chain.size, self.sep)
-        if cd.size:
-            disp[np.searchsorted(chain, cd)] = self.vd
-        if cs.size:
-            sep[np.searchsorted(chain, cs)] = self.vs
-        return chain, validity_index(np.minimum(self.p[chain], sep), np.maximum(disp, 0.0))
+            self.dirty.extend(range(ba, bb))
 
-    def _inside(self, idx):
-        """``s`` times the validity index of the subtrees at ``idx``."""
-        return self.s[idx] * validity_index(
-            np.minimum(np.maximum(self.p[idx], 0.0), self.m_in[idx]),
-            np.maximum(self.d_in[idx], 0.0))
+    def _recompute(self, blocks):
+        blk = self.vals.reshape(-1, _BS)[blocks]
+        ext = blk.max(axis=1) if self.is_max else blk.min(axis=1)
+        self.ext[blocks] = ext
+        self.cnt[blocks] = (blk == ext[:, None]).sum(axis=1)
 
-    def _generic(self, idx):
-        """Validity of the rest of the cluster when it holds the cluster's
-        largest edge and smallest incident cut (finite everywhere: dead and
-        root positions read as weight 0)."""
-        return validity_index(np.minimum(np.maximum(self.p[idx], 0.0), self.sep),
-                              max(self.disp, 0.0))
+    def _sync(self):
+        if self.dirty:
+            self._recompute(np.unique(np.array(self.dirty, dtype=np.int64)))
+            self.dirty = []
 
-    def _values(self, idx):
-        return self.sv[idx] + (self.n - self.s[idx]) * self.vout[idx]
+    def query(self, a, b):
+        """(extreme, count) over ``[a, b)``; the count is 0 if it is the identity."""
+        self._sync()
+        if b <= a:
+            return self.identity, 0
+        ba, bb = -(-a // _BS), b // _BS
+        if bb <= ba:
+            seg = self.vals[a:b]
+            x = seg.max() if self.is_max else seg.min()
+            return x, (int(np.count_nonzero(seg == x)) if x != self.identity else 0)
+        parts = [self.vals[a:ba * _BS], self.vals[bb * _BS:b]]
+        mid = self.ext[ba:bb]
+        x = mid.max() if self.is_max else mid.min()
+        for seg in parts:
+            if seg.size:
+                y = seg.max() if self.is_max else seg.min()
+                x = self.ufunc(x, y)
+        if x == self.identity:
+            return x, 0
+        c = int(self.cnt[ba:bb][mid == x].sum())
+        for seg in parts:
+            c += int(np.count_nonzero(seg == x))
+        return x, c
 
-    def evaluate(self):
-        """All candidate values from scratch: O(span) numpy work.
+    def first_last(self, x, a, b):
+        """First and last positions in ``[a, b)`` holding ``x`` (which occurs)."""
+        self._sync()
+        ba, bb = a // _BS, (b - 1) // _BS + 1
+        hit = np.flatnonzero(self.ext[ba:bb] == x) + ba
+        lo_blk, hi_blk = int(hit[0]), int(hit[-1])
+        seg = self.vals[lo_blk * _BS:(lo_blk + 1) * _BS]
+        first = lo_blk * _BS + int(np.argmax(seg == x))
+        seg = self.vals[hi_blk * _BS:(hi_blk + 1) * _BS]
+        last = hi_blk * _BS + _BS - 1 - int(np.argmax(seg[::-1] == x))
+        return first, last
 
-        For most candidates the rest of the cluster has the cluster's largest
-        edge weight D and smallest incident cut M; the exceptions (subtrees
-        holding every edge of weight D, or every node with incident cut M)
-        form chains of ancestors, handled exactly by :meth:`_specials`.
-        """
-        self.since_full = 0
-        if self.n < 2:
-            self.best = (-np.inf, -1, -1)
-            self.chain = np.empty(0, dtype=np.int64)
-            return
-        p = self.p
-        self.disp = p.max()
-        self.sep = self.q.min()
-        self.vout = self._generic(slice(None))
-        self.cd, self.vd = self._chain_disp()
-        self.cs, self.vs = self._chain_sep()
-        self.chain, exact = self._specials()
-        self.vout[self.chain] = exact
-        self.r = self._values(slice(None))
-        self.r[~self.alive] = -np.inf
-        self.r[0] = -np.inf
-
-    def select(self, tol):
-        """Cache the best cut (gain, tie rank, position); ties by largest rank."""
-        if self.n < 2:
-            self.best = (-np.inf, -1, -1)
-            return
-        r = self.r
-        top = r.max()
-        near = np.flatnonzero(r >= top - tol)
-        k = int(near[np.argmax(self.rank[near])])
-        self.best = (float(r[k]) - self.term, int(self.rank[k]), k)
-
-    def cut(self, i):
-        """Cut the parent edge of the node at position ``i``.
-
-        Returns the new cluster (the subtree, copied out and evaluated from
-        scratch) and the exact terms of both sides; ``self`` becomes the rest
-        of the cluster, updated in place: only the ancestors of the cut change
-        their inside part, and while the cluster's largest edge and smallest
-        incident cut stay the same every other value just loses
-        ``|A| * vout``.
-        """
-        s_a = int(self.s[i])
-        end = int(self.e[i])
-        wv = self.p[i]
-        ta = float(self.sv[i])
-        tb = float((self.n - s_a) * self.vout[i])
-        sl = slice(i, end)
-        max_a = max(self.d_in[i], wv)  # heaviest edge leaving with the subtree
-        min_a = self.m_in[i]  # smallest cut incident to the subtree so far
-        if s_a == 1 and end == i + 1:
-            a = _Singleton(self.arr[sl].copy(), ta)
-        else:
-            a = _Cluster(self.arr[sl].copy(), self.p[sl].copy(), self.q[sl].copy(),
-                         self.s[sl].copy(), self.e[sl] - i, self.d_in[sl].copy(),
-                         self.m_in[sl].copy(), self.rank[sl].copy(), self.alive[sl].copy(),
-                         s_a, ta)
-            a.p[0] = -np.inf
-            a.q[0] = min(a.q[0], wv)
-            a.m_in[0] = min(a.m_in[0], wv)
-            a.evaluate()
-        # The rest: kill the subtree's positions.
-        self.p[sl] = -np.inf
-        self.q[sl] = np.inf
-        self.alive[sl] = False
-        self.r[sl] = -np.inf
-        self.n -= s_a
-        self.term = tb
-        anc = np.flatnonzero(self.e[:i] > i)  # live ancestors (dead ranges end before i)
-        self.s[anc] -= s_a
-        # An ancestor's largest inside edge changes only if it was the heaviest
-        # edge of the subtree and no edge of that weight is left in its range;
-        # such ancestors are the deepest ones, recomputed over their window.
-        self._refresh(self.d_in, self.p, np.maximum, -np.inf, anc, i,
-                      self.d_in[anc] == max_a, 1)
-        if np.isfinite(min_a):
-            self._refresh(self.m_in, self.q, np.minimum, np.inf, anc, i,
-                          self.m_in[anc] == min_a, 0)
-        self.m_in[anc] = np.minimum(self.m_in[anc], wv)  # all contain the parent
-        self.q[anc[-1]] = min(self.q[anc[-1]], wv)  # the parent gets the new cut edge
-        self.sv[anc] = self._inside(anc)
-        self.since_full += 1
-        if (self.n < 2 or self.p.max() != self.disp or self.q.min() != self.sep
-                or self.since_full >= _REFRESH_EVERY):
-            self.evaluate()
-            return a, ta, tb
-        self.r -= s_a * self.vout
-        self.r[anc[1:]] = self._values(anc[1:])
-        self._update_chains(i, anc[-1], wv, max_a, min_a)
-        old = self.chain
-        self.chain, exact = self._specials()
-        if old.size or self.chain.size:
-            gone = np.setdiff1d(old, self.chain)
-            if gone.size:
-                self.vout[gone] = self._generic(gone)
-            self.vout[self.chain] = exact
-            touched = np.union1d(gone, self.chain)
-            touched = touched[self.alive[touched]]
-            self.r[touched] = self._values(touched)
-        return a, ta, tb
-
-    def _update_chains(self, i, par, wv, max_a, min_a):
-        """Bring both chains up to date after the subtree at ``i`` left.
-
-        A chain is rebuilt when its defining set of positions changed;
-        otherwise only members whose rest lost the subtree holding their
-        extreme are recomputed, and the new cut at ``par`` lowers the
-        separation of members whose rest contains it."""
-        if max_a == self.disp:
-            self.cd, self.vd = self._chain_disp()
-        elif self.cd.size:
-            redo = ((i < self.cd) | (i >= self.e[self.cd])) & (self.vd == max_a)
-            if redo.any():
-                k = self.cd[redo]
-                self.vd[redo] = _outside_nested(np.maximum, self.p, k, self.e[k], -np.inf)
-        if min_a == self.sep:
-            self.cs, self.vs = self._chain_sep()
-        elif wv == self.sep:
-            # The parent joins the positions of the smallest cut: the members
-            # left are those whose subtree holds it, and it holds the subtree
-            # that left, so their rest is unchanged.
-            keep = (self.cs <= par) & (par < self.e[self.cs])
-            self.cs, self.vs = self.cs[keep], self.vs[keep]
-        elif self.cs.size:
-            cs = self.cs
-            redo = ((i < cs) | (i >= self.e[cs])) & (self.vs == min_a)
-            if redo.any():
-                k = cs[redo]
-                self.vs[redo] = _outside_nested(np.minimum, self.q, k, self.e[k], np.inf)
-            par_out = (par < cs) | (par >= self.e[cs])
-            self.vs[par_out] = np.minimum(self.vs[par_out], wv)
-
-    def _refresh(self, agg, values, ufunc, identity, anc, mid, maybe, offset):
-        """Recompute ``agg`` (a subtree maximum or minimum of ``values`` over
-        ``[k + offset, e[k])``) for the ancestors ``anc[maybe]``: those whose
-        extreme may have left with the subtree. They are the deepest
-        ancestors, so their ranges are nested in the first one's window."""
-        if not maybe.any():
-            return
-        todo = anc[maybe]
-        lo = int(todo[0])
-        window = values[lo:int(self.e[lo])]
-        agg[todo] = _inside_nested(ufunc, window, todo - lo + offset, self.e[todo] - lo,
-                                   mid - lo, identity)
+    def outside(self, ys, ends):
+        """Extremes over ``[0, ys[k]) + [ends[k], len)`` for many ``k``."""
+        self._sync()
+        uf, ident = self.ufunc, self.identity
+        cum = uf.accumulate(self.ext)
+        rcum = uf.accumulate(self.ext[::-1])[::-1]
+        nb = self.ext.size
+        cols = np.arange(_BS)
+        bi = ys // _BS
+        full = np.where(bi > 0, cum[np.maximum(bi - 1, 0)], ident)
+        rows = self.vals[(bi * _BS)[:, None] + cols]
+        part = uf.reduce(np.where(cols < (ys - bi * _BS)[:, None], rows, ident), axis=1)
+        left = uf(full, part)
+        bj = np.minimum(ends // _BS, nb - 1)
+        full = np.where(bj + 1 < nb, rcum[np.minimum(bj + 1, nb - 1)], ident)
+        rows = self.vals[(bj * _BS)[:, None] + cols]
+        part = uf.reduce(np.where(cols >= (ends - bj * _BS)[:, None], rows, ident), axis=1)
+        right = uf(full, part)
+        right = np.where(ends >= self.vals.size, ident, right)
+        return uf(left, right)
 
 
-class _Singleton:
-    """A one-node cluster: no candidate cut."""
-
-    __slots__ = ("arr", "alive", "term", "best")
-
-    def __init__(self, arr, term):
-        self.arr, self.term = arr, term
-        self.alive = np.ones(1, dtype=bool)
-        self.best = (-np.inf, -1, -1)
-
-    def select(self, tol):
-        pass
-
-
-class _State:
-    """The greedy cutting of every component of a rooted forest."""
+class _Context:
+    """The rooted forest, the incident-cut minima of all nodes and the
+    records of every cluster (its size and index term; once evaluated its
+    best cut, the terms of the two sides and, if expanded, their ids)."""
 
     def __init__(self, forest, n):
-        self.f = forest
         self.n = n
-        self.clusters = []  # node arrays of the finished clusters
+        self.tin = forest.tin
+        self.tout = forest.tin + forest.size
+        self.parent = forest.parent
+        self.pw = forest.parent_weight
+        self.prank = forest.parent_rank
+        self.qn = np.full(n, np.inf)  # smallest cut edge incident to each node
+        self.pos_of = np.zeros(n, dtype=np.int64)  # scratch
+        # creation records (id = index)
+        self.c_term = []
+        self.c_size = []
+        # evaluation records
+        self.e_id, self.e_gain, self.e_rank, self.e_cut = [], [], [], []
+        self.e_ta, self.e_tb, self.e_a, self.e_b = [], [], [], []
+        self.pending = []  # small clusters awaiting a batch: (nodes, id, tol, forced)
+        self.engines = []
 
-    def labels(self):
-        """Labels 0..K-1, clusters numbered by their smallest node."""
-        sizes = np.array([arr.size for arr in self.clusters])
-        first = np.array([arr.min() for arr in self.clusters])
-        lab_of_cluster = np.empty(first.size, dtype=np.int64)
-        lab_of_cluster[np.argsort(first)] = np.arange(first.size)
-        labels = np.empty(self.n, dtype=np.int64)
-        labels[np.concatenate(self.clusters)] = np.repeat(lab_of_cluster, sizes)
-        return labels
+    def new(self, term, size):
+        self.c_term.append(term)
+        self.c_size.append(size)
+        return len(self.c_term) - 1
 
-    def _initial_cluster(self, arr):
-        f = self.f
-        n_c = arr.size
-        p = f.parent_weight[arr].copy()
-        p[0] = -np.inf
-        s = f.size[arr].copy()
-        pos = np.arange(n_c)
-        d_in = range_max(p, pos + 1, pos + s)
-        # The index starts at -1 (Algorithm 1, line 2): term -|C|.
-        c = _Cluster(arr, p, np.full(n_c, np.inf), s, pos + s, d_in, np.full(n_c, np.inf),
-                     f.parent_rank[arr].copy(), np.ones(n_c, dtype=bool), n_c, -float(n_c))
-        c.evaluate()
-        return c
+    def record(self, cid, gain, rank, cut, ta, tb, a, b):
+        self.e_id.append(cid)
+        self.e_gain.append(gain)
+        self.e_rank.append(rank)
+        self.e_cut.append(cut)
+        self.e_ta.append(ta)
+        self.e_tb.append(tb)
+        self.e_a.append(a)
+        self.e_b.append(b)
 
-    def run_component(self, arr, s_total, cuts, path):
-        n_c = arr.size
+    def submit(self, nodes, cid, tol, forced=False):
+        """Queue a new cluster (nodes in preorder) for evaluation."""
+        if nodes.size < 2:
+            return
+        if nodes.size <= _SMALL:
+            self.pending.append((nodes, cid, tol, forced))
+        else:
+            self.engines.append((nodes, cid, tol, forced))
+
+    def cut_update(self, node, w):
+        """A cut edge (parent(node), node) of weight w: incident minima."""
+        qn = self.qn
+        if w < qn[node]:
+            qn[node] = w
+        par = self.parent[node]
+        if w < qn[par]:
+            qn[par] = w
+
+
+def _run(forest, n):
+    """Evaluate every cluster of the split tree, then replay the greedy."""
+    ctx = _Context(forest, n)
+    starts = forest.comp_start
+    comp_sizes = np.diff(starts)
+    roots = []
+    for c in range(starts.size - 1):
+        size = int(comp_sizes[c])
+        cid = ctx.new(-float(size), size)  # the index starts at -1: term -|C|
+        roots.append((cid, size))
+        ctx.submit(forest.order[starts[c]:starts[c + 1]], cid, TIE_RTOL * size, forced=True)
+    while ctx.engines or ctx.pending:
+        while ctx.engines:
+            nodes, cid, tol, forced = ctx.engines.pop()
+            _Engine(ctx, nodes, cid, tol, forced).run()
+        if ctx.pending:
+            batch, ctx.pending = ctx.pending, []
+            _run_batches(ctx, batch)
+    return _replay(ctx, roots, comp_sizes)
+
+
+def _replay(ctx, roots, comp_sizes):
+    """Algorithm 1's greedy over the evaluated split tree, component by component."""
+    R = len(ctx.c_term)
+    gain = np.full(R, -np.inf)
+    ids = np.asarray(ctx.e_id, dtype=np.int64)
+    gain[ids] = ctx.e_gain
+    rank = np.full(R, -1, dtype=np.int64)
+    rank[ids] = ctx.e_rank
+    cut = np.full(R, -1, dtype=np.int64)
+    cut[ids] = ctx.e_cut
+    ta = np.zeros(R)
+    ta[ids] = ctx.e_ta
+    tb = np.zeros(R)
+    tb[ids] = ctx.e_tb
+    ca = np.full(R, -1, dtype=np.int64)
+    ca[ids] = ctx.e_a
+    cb = np.full(R, -1, dtype=np.int64)
+    cb[ids] = ctx.e_b
+    gain, rank, cut = gain.tolist(), rank.tolist(), cut.tolist()
+    ta, tb, ca, cb = ta.tolist(), tb.tolist(), ca.tolist(), cb.tolist()
+    term = ctx.c_term
+    cuts, path = [], []
+    # Sum of |C| V_C over all components: -|c| for a component not yet cut
+    # (its index starts at -1), +1 for an isolated node (a singleton).
+    s_total = float(np.sum(np.where(comp_sizes == 1, 1.0, -comp_sizes)))
+    for cid, n_c in roots:
+        if n_c < 2:
+            continue
         tol = TIE_RTOL * n_c
-        live = [self._initial_cluster(arr)]
-        live[0].select(tol)
-        # Best gain and tie rank of every cluster, for a vectorised choice.
-        gains = np.full(n_c, -np.inf)
-        ranks = np.full(n_c, -1, dtype=np.int64)
-        gains[0], ranks[0] = live[0].best[:2]
+        heap = _TieHeap()
+        heap.push(gain[cid], rank[cid], cid)
         s_comp = -float(n_c)
         first = True
-        while s_comp < n_c - tol:
-            k = len(live)
-            best = gains[:k].max()
+        while s_comp < n_c - tol and heap:
+            best = heap.top()
             if not np.isfinite(best) or (not first and best < -tol):
                 break
-            cand = np.flatnonzero(gains[:k] >= best - tol)
-            c = int(cand[np.argmax(ranks[cand])])
-            cluster = live[c]
-            pos = cluster.best[2]
-            old_term = cluster.term
-            cuts.append(int(cluster.arr[pos]))
-            a, ta, tb = cluster.cut(pos)
+            c = heap.pop(tol)
             first = False
-            gain = ta + tb - old_term
-            s_comp += gain
-            s_total += gain
+            g = ta[c] + tb[c] - term[c]
+            s_comp += g
+            s_total += g
+            cuts.append(cut[c])
             path.append(s_total)
-            live.append(a)
-            for idx, cl in ((c, cluster), (k, a)):
-                cl.select(tol)
-                gains[idx], ranks[idx] = cl.best[:2]
-        self.clusters.extend(c.arr[c.alive] for c in live)
-        return s_total
+            for child in (ca[c], cb[c]):
+                if child >= 0 and gain[child] > -np.inf:
+                    heap.push(gain[child], rank[child], child)
+    return np.asarray(cuts, dtype=np.int64), path
+
+
+class _TieHeap:
+    """Max-heap of items by value; :meth:`pop` returns, among the items whose
+    value is within ``tol`` of the largest, the one of largest rank. Items of
+    one exact value share a group, so that many exact ties cost O(log) each."""
+
+    __slots__ = ("vals", "groups")
+
+    def __init__(self):
+        self.vals = []  # heap of -value, one per group
+        self.groups = {}  # value -> heap of (-rank, item)
+
+    def __bool__(self):
+        return bool(self.vals)
+
+    def push(self, value, rank, item):
+        g = self.groups.get(value)
+        if g is None:
+            self.groups[value] = [(-rank, item)]
+            heapq.heappush(self.vals, -value)
+        else:
+            heapq.heappush(g, (-rank, item))
+
+    def top(self):
+        return -self.vals[0]
+
+    def pop(self, tol):
+        vals, groups = self.vals, self.groups
+        floor = -vals[0] - tol
+        seen = []
+        best_v, best_r = None, None
+        while vals and -vals[0] >= floor:
+            v = -heapq.heappop(vals)
+            seen.append(v)
+            r = groups[v][0][0]
+            if best_r is None or r < best_r:
+                best_v, best_r = v, r
+        g = groups[best_v]
+        item = heapq.heappop(g)[1]
+        for v in seen:
+            if groups[v]:
+                heapq.heappush(vals, -v)
+            else:
+                del groups[v]
+        return item
+
+
+def _gather(lo, hi):
+    """Concatenation of ``arange(lo[k], hi[k])`` over ``k``."""
+    lens = hi - lo
+    total = int(lens.sum())
+    if not total:
+        return np.empty(0, dtype=np.int64)
+    off = np.cumsum(lens) - lens
+    return np.repeat(lo - off, lens) + np.arange(total)
+
+
+def _run_batches(ctx, batch):
+    """Evaluate small clusters many at a time, generation by generation."""
+    nodes = np.concatenate([b[0] for b in batch])
+    sizes = np.array([b[0].size for b in batch], dtype=np.int64)
+    ids = np.array([b[1] for b in batch], dtype=np.int64)
+    tols = np.array([b[2] for b in batch])
+    forced = np.array([b[3] for b in batch], dtype=bool)
+    terms = np.array([ctx.c_term[b[1]] for b in batch], dtype=np.float64)
+    while ids.size:
+        nodes, sizes, ids, tols, forced, terms = _batch_step(ctx, nodes, sizes, ids, tols,
+                                                             forced, terms)
+
+
+def _batch_step(ctx, nodes, sizes, ids, tols, forced, terms):
+    """Best cut of each cluster (segments of ``nodes``, each in preorder) and
+    the next generation: the two sides of every cut that may be made."""
+    n = ctx.n
+    K, L = ids.size, nodes.size
+    starts = np.zeros(K + 1, dtype=np.int64)
+    np.cumsum(sizes, out=starts[1:])
+    st, en = starts[:-1], starts[1:]
+    seg = np.repeat(np.arange(K), sizes)
+    pos = np.arange(L)
+    p = ctx.pw[nodes]
+    p[st] = -np.inf
+    q = ctx.qn[nodes]
+    base = seg * (n + 1)
+    e = np.searchsorted(base + ctx.tin[nodes], base + ctx.tout[nodes])
+    s = e - pos
+    N = sizes[seg]
+    d_in = _range_reduce(np.maximum, p, pos + 1, e, -np.inf)
+    m_in = _range_reduce(np.minimum, q, pos, e, np.inf)
+    disp = np.maximum.reduceat(p, st)
+    sep = np.minimum.reduceat(q, st)
+    dseg, sseg = disp[seg], sep[seg]
+    vout = _vi(np.minimum(np.maximum(p, 0.0), sseg), np.maximum(dseg, 0.0))
+    root = np.zeros(L, dtype=bool)
+    root[st] = True
+    # Candidates whose subtree holds every edge of the largest weight, or
+    # every node with the smallest incident cut: the rest is computed exactly.
+    isd = p == dseg
+    fd = np.minimum.reduceat(np.where(isd, pos, L), st)[seg]
+    ld = np.maximum.reduceat(np.where(isd, pos, -1), st)[seg]
+    memd = ~root & (pos <= fd) & (e > ld)
+    iss = (q == sseg) & np.isfinite(sseg)
+    fs = np.minimum.reduceat(np.where(iss, pos, L), st)
+    ls = np.maximum.reduceat(np.where(iss, pos, -1), st)
+    ok = (fs < en) & (fs > st)
+    mems = ~root & ok[seg] & (pos <= fs[seg]) & (e > ls[seg])
+    mem = memd | mems
+    if mem.any():
+        j = np.flatnonzero(mem)
+        sj = seg[j]
+        dr = disp[sj]
+        md = memd[j]
+        if md.any():
+            jj = j[md]
+            dr[md] = np.maximum(_range_reduce(np.maximum, p, st[sj[md]], jj, -np.inf),
+                                _range_reduce(np.maximum, p, e[jj], en[sj[md]], -np.inf))
+        sr = sep[sj]
+        ms = mems[j]
+        if ms.any():
+            jj = j[ms]
+            sr[ms] = np.minimum(_range_reduce(np.minimum, q, st[sj[ms]], jj, np.inf),
+                                _range_reduce(np.minimum, q, e[jj], en[sj[ms]], np.inf))
+        vout[j] = _vi(np.minimum(p[j], sr), np.maximum(dr, 0.0))
+    sv = s * _vi(np.minimum(np.maximum(p, 0.0), m_in), np.maximum(d_in, 0.0))
+    r = sv + (N - s) * vout
+    r[st] = -np.inf
+    top = np.maximum.reduceat(r, st)
+    near = r >= (top - tols)[seg]
+    rk = np.where(near, ctx.prank[nodes], -1)
+    brank = np.maximum.reduceat(rk, st)
+    k = np.flatnonzero(near & (rk == brank[seg]))
+    gain = r[k] - terms
+    # Expanded: every cluster the greedy may cut (a gain within the tie
+    # tolerance of the stopping threshold -tol may still be picked).
+    expand = forced | (gain >= -2 * tols)
+    sa = s[k]
+    ta = sv[k]
+    tb = (sizes - sa) * vout[k]
+    # Records: children for the expanded clusters.
+    R0 = len(ctx.c_term)
+    n_exp = int(expand.sum())
+    ida = np.full(K, -1, dtype=np.int64)
+    idb = np.full(K, -1, dtype=np.int64)
+    ida[expand] = R0 + 2 * np.arange(n_exp)
+    idb[expand] = R0 + 2 * np.arange(n_exp) + 1
+    new_terms = np.empty(2 * n_exp)
+    new_terms[0::2] = ta[expand]
+    new_terms[1::2] = tb[expand]
+    new_sizes = np.empty(2 * n_exp, dtype=np.int64)
+    new_sizes[0::2] = sa[expand]
+    new_sizes[1::2] = sizes[expand] - sa[expand]
+    ctx.c_term.extend(new_terms.tolist())
+    ctx.c_size.extend(new_sizes.tolist())
+    ctx.e_id.extend(ids.tolist())
+    ctx.e_gain.extend(gain.tolist())
+    ctx.e_rank.extend(ctx.prank[nodes[k]].tolist())
+    ctx.e_cut.extend(nodes[k].tolist())
+    ctx.e_ta.extend(ta.tolist())
+    ctx.e_tb.extend(tb.tolist())
+    ctx.e_a.extend(ida.tolist())
+    ctx.e_b.extend(idb.tolist())
+    # Incident minima of the cut edges' endpoints.
+    kx = k[expand]
+    xs = nodes[kx]
+    wx = p[kx]
+    qn = ctx.qn
+    qn[xs] = np.minimum(qn[xs], wx)
+    ps = ctx.parent[xs]
+    qn[ps] = np.minimum(qn[ps], wx)
+    # Next generation: side A = [k, e_k), side B = [start, k) + [e_k, end).
+    sa_x, sb_x = sa[expand], sizes[expand] - sa[expand]
+    ex = e[kx]
+    sx, nx = st[expand], en[expand]
+    keep_a, keep_b = sa_x >= 2, sb_x >= 2
+    lo = np.concatenate([kx[keep_a], sx[keep_b], ex[keep_b]])
+    hi = np.concatenate([ex[keep_a], kx[keep_b], nx[keep_b]])
+    # order: all A sides, then each B side as its two ranges in a row
+    na, nb = int(keep_a.sum()), int(keep_b.sum())
+    order = np.concatenate([np.arange(na), na + np.column_stack(
+        [np.arange(nb), nb + np.arange(nb)]).ravel()]).astype(np.int64)
+    idx = _gather(lo[order], hi[order])
+    next_sizes = np.concatenate([sa_x[keep_a], sb_x[keep_b]])
+    next_ids = np.concatenate([ida[expand][keep_a], idb[expand][keep_b]])
+    next_tols = np.concatenate([tols[expand][keep_a], tols[expand][keep_b]])
+    next_terms = np.concatenate([ta[expand][keep_a], tb[expand][keep_b]])
+    return (nodes[idx], next_sizes, next_ids, next_tols,
+            np.zeros(next_ids.size, dtype=bool), next_terms)
+
+
+class _Engine:
+    """Incremental DBMSTClu on one large cluster, following its larger side.
+
+    Arrays over the cluster's DFS preorder (positions; the current cluster is
+    the span ``[lo, hi)``, root at ``lo``; nodes cut away stay in place as dead
+    positions with neutral values): ``p`` parent-edge weight, ``q`` smallest
+    incident cut, ``par`` parent position, ``e`` subtree end, ``s`` live
+    subtree size, ``d_in`` / ``cnt_d`` largest weight strictly inside the
+    subtree and how many edges have it, ``m_in`` / ``cnt_m`` smallest incident
+    cut over the subtree and how many nodes have it, ``sv`` = ``s`` times the
+    subtree's validity (the inside part of a cut) and ``vout`` the validity
+    of the rest of the cluster.
+
+    With ``D``, ``S`` the cluster's dispersion and separation and
+    ``F = V(S, D)`` its validity, the value of a cut less the cluster's
+    current term is ``b - N c`` with ``b = sv - s vout`` and
+    ``c = F - vout >= 0`` for every candidate whose rest keeps an edge of
+    weight ``D`` and a node with incident cut ``S`` (the others, ancestors
+    of all such edges or nodes, form two chains and are evaluated exactly at
+    each step). ``c = 0`` exactly when the candidate's edge weighs at least
+    ``S``: those values are constant until an ancestor's subtree changes, and
+    sit in a heap. The values with ``c > 0`` grow as ``N`` falls; they are
+    bounded over a window of ``N`` and only those whose bound reaches the
+    heap's threshold ``theta`` are evaluated at each step.
+    """
+
+    def __init__(self, ctx, nodes, cid, tol, forced):
+        self.ctx = ctx
+        L = nodes.size
+        Lp = -(-L // _BS) * _BS
+        self.L = L
+        self.node = nodes
+        ar = np.arange(L, dtype=np.int64)
+        p = np.full(Lp, -np.inf)
+        p[:L] = ctx.pw[nodes]
+        p[0] = -np.inf
+        q = np.full(Lp, np.inf)
+        q[:L] = ctx.qn[nodes]
+        e = np.searchsorted(ctx.tin[nodes], ctx.tout[nodes]).astype(np.int64)
+        ctx.pos_of[nodes] = ar
+        par = ctx.pos_of[ctx.parent[nodes]]
+        par[0] = -1
+        self.p, self.q, self.e, self.par = p, q, e, par
+        self.s = e - ar
+        self.d_in = _range_reduce(np.maximum, p[:L], ar + 1, e, -np.inf)
+        self.cnt_d = _count_equal(p[:L], ar + 1, e, self.d_in)
+        self.m_in = _range_reduce(np.minimum, q[:L], ar, e, np.inf)
+        self.cnt_m = _count_equal(q[:L], ar, e, self.m_in)
+        self.alive = np.zeros(Lp, dtype=bool)
+        self.alive[:L] = True
+        self.rank = ctx.prank[nodes]
+        self.sv = self.s * _vi(np.minimum(np.maximum(p[:L], 0.0), self.m_in),
+                               np.maximum(self.d_in, 0.0))
+        self.vout = np.zeros(L)
+        self.b = np.zeros(L)
+        self.c = np.zeros(L)
+        self.ver = np.zeros(L, dtype=np.int64)
+        self.inchain = np.zeros(L, dtype=bool)
+        self.pb = _Blocks(p, True)
+        self.qb = _Blocks(q, False)
+        self.lo, self.hi, self.N = 0, L, L
+        self.cid, self.tol, self.forced = cid, tol, forced
+        self.term = ctx.c_term[cid]
+        self.D = self.S = self.F = None
+        self.chain = np.empty(0, dtype=np.int64)
+        self.vals, self.groups = [], {}
+        self.dyn = np.empty(0, dtype=np.int64)
+        self.theta = -np.inf
+        self.n_lo = 0
+        self.since_full = 0
+        self.nz_d = self.nz_s = 0
+        self.root_s = False
+        self.dinfo = self.sinfo = None
+
+    # ----------------------------------------------------------- evaluation
+    def _full(self):
+        """Evaluate the cluster from its (maintained) subtree aggregates."""
+        lo, hi = self.lo, self.hi
+        self.since_full = 0
+        D, S = float(self.d_in[lo]), float(self.m_in[lo])
+        self.D, self.S = D, S
+        idx = lo + np.flatnonzero(self.alive[lo:hi])
+        idx = idx[1:]
+        vg = _vi(np.minimum(np.maximum(self.p[idx], 0.0), S), max(D, 0.0))
+        self.vout[idx] = vg
+        self.inchain[lo:hi] = False
+        self.chain = np.empty(0, dtype=np.int64)
+        self.ver[idx] += 1
+        if np.isfinite(S):
+            self.F = float(_vi(S, max(D, 0.0)))
+            self.c[idx] = self.F - vg
+            self.b[idx] = self.sv[idx] - self.s[idx] * vg
+        self._root_state()
+        self._chains()
+        if np.isfinite(S) and not _REFRESH_EVERY:
+            self._refill(_HEAP)
+
+    def _hd(self, t):
+        """Edges of weight D in the subtree of t, with t's own edge."""
+        if not self.alive[t]:
+            return 0
+        return ((int(self.cnt_d[t]) if self.d_in[t] == self.D else 0)
+                + (1 if self.p[t] == self.D else 0))
+
+    def _hs(self, t):
+        return bool(self.alive[t] and self.m_in[t] == self.S)
+
+    def _root_state(self):
+        """How many children of the root hold edges of weight D / nodes with
+        incident cut S (a chain exists when only one does)."""
+        lo, hi, e, alive = self.lo, self.hi, self.e, self.alive
+        nz_d = nz_s = 0
+        c = lo + 1
+        while c < hi:
+            if alive[c]:
+                nz_d += self._hd(c) > 0
+                nz_s += self._hs(c)
+            c = int(e[c])
+        self.nz_d, self.nz_s = nz_d, nz_s
+        self.root_s = bool(self.q[lo] == self.S)
+
+    def _lca_path(self, first, last):
+        """Positions from the deepest common ancestor-or-self of ``first`` and
+        ``last`` up to the root's child (empty if that ancestor is the root)."""
+        e, par, lo = self.e, self.par, self.lo
+        y = first
+        while e[y] <= last:
+            y = int(par[y])
+        out = []
+        while y != lo:
+            out.append(y)
+            y = int(par[y])
+        return out
+
+    def _chains(self):
+        """Recompute both chains and their exact rest validity."""
+        lo, hi = self.lo, self.hi
+        D, S = self.D, self.S
+        cd = []
+        self.dinfo = self.sinfo = None
+        if self.nz_d == 1:
+            f, l = self.pb.first_last(D, lo, hi)
+            cd = self._lca_path(f, l)
+            self.dinfo = [f, l, cd[0]]
+        cs = []
+        if np.isfinite(S) and self.nz_s == 1 and not self.root_s:
+            f, l = self.qb.first_last(S, lo, hi)
+            cs = self._lca_path(f, l)
+            self.sinfo = [f, l, cs[0]]
+        old = self.chain
+        members = sorted(set(cd) | set(cs))
+        new = np.array(members, dtype=np.int64)
+        if old.size:
+            keep = set(members)
+            gone = np.array([y for y in old.tolist() if y not in keep], dtype=np.int64)
+            gone = gone[self.alive[gone] & (gone != lo)]
+            self.inchain[old] = False
+            if gone.size:
+                self._generic(gone)
+        self.chain = new
+        if not new.size:
+            return
+        self.inchain[new] = True
+        disp = np.full(new.size, D)
+        sep = np.full(new.size, S)
+        ends = self.e[new]
+        if cd:
+            m = np.array([y in set(cd) for y in members])
+            disp[m] = self.pb.outside(new[m], ends[m])
+        if cs:
+            m = np.array([y in set(cs) for y in members])
+            sep[m] = self.qb.outside(new[m], ends[m])
+        self.vout[new] = _vi(np.minimum(self.p[new], sep), np.maximum(disp, 0.0))
+
+    def _chains_changed(self, x, ex, y0, w):
+        """Whether the cut of ``[x, ex)`` (new cut of weight w at ``y0``) may
+        change a chain. A chain is the path from the root down to the lowest
+        common ancestor ``l`` of the edges of weight D (nodes with incident cut
+        S), first and last in preorder at ``f`` and ``g``; a cut inside the
+        subtree of ``l`` that keeps ``f`` and ``g`` changes neither the path
+        nor any member's rest."""
+        e = self.e
+        want_d = self.nz_d == 1
+        want_s = np.isfinite(self.S) and self.nz_s == 1 and not self.root_s
+        if want_d != (self.dinfo is not None) or want_s != (self.sinfo is not None):
+            return True
+        info = self.dinfo
+        if info is not None:
+            f, g, l = info
+            if not (l < x < e[l]) or x <= f < ex or x <= g < ex:
+                return True
+        info = self.sinfo
+        if info is not None:
+            f, g, l = info
+            if not (l < x < e[l]) or x <= f < ex or x <= g < ex:
+                return True
+            if w == self.S:  # y0 joins the nodes with incident cut S
+                if not (l <= y0 < e[l]):
+                    return True
+                info[0], info[1] = min(f, y0), max(g, y0)
+        return False
+
+    def _generic(self, idx):
+        """Back to the generic values (rest keeps D and S) for ``idx``."""
+        vg = _vi(np.minimum(np.maximum(self.p[idx], 0.0), self.S), max(self.D, 0.0))
+        self.vout[idx] = vg
+        if self.F is not None and np.isfinite(self.S):
+            self.c[idx] = self.F - vg
+            self.b[idx] = self.sv[idx] - self.s[idx] * vg
+            self.ver[idx] += 1
+            self._admit(idx)
+
+    def _candidates(self):
+        lo, hi = self.lo, self.hi
+        idx = lo + np.flatnonzero(self.alive[lo:hi])
+        idx = idx[1:]
+        return idx[~self.inchain[idx]]
+
+    def _refill(self, m):
+        """Threshold theta and the visible candidates: the heap holds the
+        ``m`` best constant values, ``dyn`` the growing ones that may reach
+        theta while ``N >= n_lo``."""
+        idx = self._candidates()
+        N = self.N
+        self.n_lo = max(N - max(64, N // 8), 0)
+        c, b = self.c[idx], self.b[idx]
+        key = b - self.n_lo * c
+        if idx.size > m:
+            self.theta = float(np.partition(key, idx.size - m)[idx.size - m])
+        else:
+            self.theta = -np.inf
+        self.vals, self.groups = [], {}
+        sel = idx[(c == 0) & (b >= self.theta)]
+        self._push(sel)
+        self.dyn = idx[(c > 0) & (key >= self.theta)]
+
+    def _rebound(self):
+        idx = self._candidates()
+        N = self.N
+        self.n_lo = max(N - max(64, N // 8), 0)
+        c, b = self.c[idx], self.b[idx]
+        self.dyn = idx[(c > 0) & (b - self.n_lo * c >= self.theta)]
+
+    def _push(self, idx):
+        groups, vals = self.groups, self.vals
+        for v, r, i, ver in zip(self.b[idx].tolist(), self.rank[idx].tolist(), idx.tolist(),
+                                self.ver[idx].tolist()):
+            g = groups.get(v)
+            if g is None:
+                groups[v] = [(-r, i, ver)]
+                heapq.heappush(vals, -v)
+            else:
+                heapq.heappush(g, (-r, i, ver))
+
+    def _admit(self, idx):
+        """Make the changed candidates ``idx`` visible if they may reach theta."""
+        idx = idx[~self.inchain[idx]]
+        if not idx.size:
+            return
+        c, b = self.c[idx], self.b[idx]
+        h = (c == 0) & (b >= self.theta)
+        if h.any():
+            self._push(idx[h])
+        d = (c > 0) & (b - self.n_lo * c >= self.theta)
+        if d.any():
+            self.dyn = np.concatenate([self.dyn, idx[d]])
+
+    def _clean(self, g):
+        alive, ver, inchain, lo = self.alive, self.ver, self.inchain, self.lo
+        while g:
+            _, i, v = g[0]
+            if alive[i] and ver[i] == v and not inchain[i] and i != lo:
+                return True
+            heapq.heappop(g)
+        return False
+
+    def _select_direct(self):
+        """Best cut by evaluating every candidate (the slow path)."""
+        lo, hi = self.lo, self.hi
+        idx = lo + np.flatnonzero(self.alive[lo:hi])
+        idx = idx[1:]
+        r = self.sv[idx] + (self.N - self.s[idx]) * self.vout[idx]
+        top = r.max()
+        near = np.flatnonzero(r >= top - self.tol)
+        j = near[np.argmax(self.rank[idx[near]])]
+        return int(idx[j])
+
+    def _select(self):
+        if self.N < self.n_lo:
+            self._rebound()
+        N, tol = self.N, self.tol
+        m = _HEAP
+        while True:
+            vals, groups = self.vals, self.groups
+            best = -np.inf
+            while vals:
+                v = -vals[0]
+                if self._clean(groups[v]):
+                    best = v
+                    break
+                heapq.heappop(vals)
+                del groups[v]
+            dyn = self.dyn
+            if dyn.size:
+                dyn = dyn[self.alive[dyn] & ~self.inchain[dyn] & (dyn != self.lo)]
+                self.dyn = dyn
+                kd = self.b[dyn] - N * self.c[dyn]
+                if kd.size:
+                    best = max(best, float(kd.max()))
+            ch = self.chain
+            if ch.size:
+                kc = self.sv[ch] + (N - self.s[ch]) * self.vout[ch] - N * self.F
+                best = max(best, float(kc.max()))
+            if best - tol >= self.theta or self.theta == -np.inf:
+                break
+            m *= 4
+            self._refill(m)
+        floor = best - tol
+        pick, pick_rank = -1, -1
+        seen = []
+        while vals and -vals[0] >= floor:
+            v = -heapq.heappop(vals)
+            g = groups[v]
+            if not self._clean(g):
+                del groups[v]
+                continue
+            seen.append(v)
+            r = -g[0][0]
+            if r > pick_rank:
+                pick, pick_rank = g[0][1], r
+        for v in seen:
+            heapq.heappush(vals, -v)
+        for arr, keys in ((dyn, kd if dyn.size else None), (ch, kc if ch.size else None)):
+            if keys is None:
+                continue
+            m = np.flatnonzero(keys >= floor)
+            if m.size:
+                j = m[np.argmax(self.rank[arr[m]])]
+                if self.rank[arr[j]] > pick_rank:
+                    pick, pick_rank = int(arr[j]), int(self.rank[arr[j]])
+        return pick
+
+    # ----------------------------------------------------------------- run
+    def run(self):
+        ctx = self.ctx
+        cid = self.cid
+        while self.N >= 2:
+            if self.D is None:
+                self._full()
+            direct = not np.isfinite(self.S) or _REFRESH_EVERY
+            x = self._select_direct() if direct else self._select()
+            N, s_x = self.N, int(self.s[x])
+            r = float(self.sv[x] + (N - s_x) * self.vout[x])
+            gain = r - self.term
+            ta = float(self.sv[x])
+            tb = float((N - s_x) * self.vout[x])
+            node_x = int(self.node[x])
+            if gain < -2 * self.tol and not self.forced:
+                ctx.record(cid, gain, int(self.rank[x]), node_x, ta, tb, -1, -1)
+                return
+            self.forced = False
+            ida = ctx.new(ta, s_x)
+            idb = ctx.new(tb, N - s_x)
+            ctx.record(cid, gain, int(self.rank[x]), node_x, ta, tb, ida, idb)
+            if s_x <= N - s_x:
+                piece = self._cut_subtree(x)
+                ctx.cut_update(node_x, float(self.ctx.pw[node_x]))
+                ctx.submit(piece, ida, self.tol)
+                cid, self.term = idb, tb
+            else:
+                piece = self._cut_rest(x)
+                ctx.cut_update(node_x, float(self.ctx.pw[node_x]))
+                ctx.submit(piece, idb, self.tol)
+                cid, self.term = ida, ta
+            self.cid = cid
+            if self.N < 2:
+                return
+            self.since_full += 1
+            if (self.d_in[self.lo] != self.D or self.m_in[self.lo] != self.S
+                    or _REFRESH_EVERY):
+                self._full()
+
+    def _kill(self, a, b):
+        if b <= a:
+            return
+        self.alive[a:b] = False
+        self.p[a:b] = -np.inf
+        self.q[a:b] = np.inf
+        self.pb.touch(a, b)
+        self.qb.touch(a, b)
+
+    def _cut_subtree(self, x):
+        """Cut the parent edge of ``x`` and move its subtree out (the smaller side)."""
+        p, q, e, par = self.p, self.q, self.e, self.par
+        d_in, cnt_d, m_in, cnt_m = self.d_in, self.cnt_d, self.m_in, self.cnt_m
+        ex = int(e[x])
+        k = int(self.s[x])
+        w = float(p[x])
+        dx = d_in[x]
+        max_a = dx if dx > w else w
+        ca = (int(cnt_d[x]) if dx == max_a else 0) + (1 if w == max_a else 0)
+        min_a = m_in[x]
+        cm = int(cnt_m[x])
+        anc = []
+        y = int(par[x])
+        while y >= 0:
+            anc.append(y)
+            y = int(par[y])
+        A = np.array(anc, dtype=np.int64)
+        top = anc[-2] if len(anc) >= 2 else x
+        track = self.F is not None
+        if track:
+            hd0, hs0 = self._hd(top), self._hs(top)
+        alive = self.alive
+        piece = self.node[x:ex][alive[x:ex]]
+        self._kill(x, ex)
+        self.N -= k
+        self.s[A] -= k
+        # Largest inside weight: only ancestors holding it lose edges of it;
+        # those left with none (the lowest ones) are recomputed.
+        if ca:
+            m = A[d_in[A] == max_a]
+            if m.size:
+                cnt_d[m] -= ca
+                for y in m[cnt_d[m] == 0].tolist():
+                    d_in[y], cnt_d[y] = self.pb.query(y + 1, int(e[y]))
+        # Smallest incident cut: the same, then the new cut at the parent.
+        if min_a < np.inf and cm:
+            m = A[m_in[A] == min_a]
+            if m.size:
+                cnt_m[m] -= cm
+                for y in m[cnt_m[m] == 0].tolist():
+                    m_in[y], cnt_m[y] = self.qb.query(y, int(e[y]))
+        y0 = anc[0]
+        if w < q[y0]:
+            q[y0] = w
+            self.qb.touch(y0, y0 + 1)
+            mA = m_in[A]
+            lt = A[w < mA]
+            eq = A[w == mA]
+            m_in[lt] = w
+            cnt_m[lt] = 1
+            cnt_m[eq] += 1
+        self.sv[A] = self.s[A] * _vi(np.minimum(np.maximum(p[A], 0.0), m_in[A]),
+                                     np.maximum(d_in[A], 0.0))
+        lo = self.lo
+        if (not track or self.N < 2 or d_in[lo] != self.D or m_in[lo] != self.S
+                or _REFRESH_EVERY):
+            return piece
+        # Same D and S: update the ancestors' values and the chains.
+        G = A[:-1]
+        if G.size:
+            vg = self.vout[G]
+            self.b[G] = self.sv[G] - self.s[G] * vg
+            self.ver[G] += 1
+        hd1, hs1 = self._hd(top), self._hs(top)
+        self.nz_d += (hd1 > 0) - (hd0 > 0)
+        self.nz_s += hs1 - hs0
+        if y0 == lo and w == self.S:
+            self.root_s = True
+        if self._chains_changed(x, ex, y0, w):
+            self._chains()
+        if G.size:
+            self._admit(G)
+        return piece
+
+    def _cut_rest(self, x):
+        """Cut the parent edge of ``x`` and keep its subtree (the larger side):
+        the rest of the cluster moves out and ``x`` becomes the root."""
+        lo, hi = self.lo, self.hi
+        alive, node = self.alive, self.node
+        ex = int(self.e[x])
+        k = int(self.s[x])
+        w = float(self.p[x])
+        piece = np.concatenate([node[lo:x][alive[lo:x]], node[ex:hi][alive[ex:hi]]])
+        self._kill(lo, x)
+        self._kill(ex, hi)
+        self.lo, self.hi = x, ex
+        self.par[x] = -1
+        self.p[x] = -np.inf
+        self.pb.touch(x, x + 1)
+        if w < self.q[x]:
+            self.q[x] = w
+            self.qb.touch(x, x + 1)
+            if w < self.m_in[x]:
+                self.m_in[x], self.cnt_m[x] = w, 1
+            elif w == self.m_in[x]:
+                self.cnt_m[x] += 1
+        self.N = k
+        self.ver[x] += 1
+        if (self.F is None or k < 2 or self.d_in[x] != self.D or self.m_in[x] != self.S
+                or _REFRESH_EVERY):
+            return piece
+        self._root_state()
+        self._chains()
+        return piece
 
 
 def _n_features(X, graph):

@@ -230,7 +230,7 @@ class StructuralDistance(_GraphWeightTransformer):
     entry of a dense one).
 
     Computed with one masked sparse product ``(A @ A) * A`` in row blocks:
-    time O(sum over nodes of degree**2) at worst, memory O(|E|) plus a
+    time O(sum over nodes of degree**2) at worst, memory ``O(|E|)`` plus a
     bounded block.
 
     **Privacy.** The distances are a function of the topology alone. Under

@@ -1,17 +1,22 @@
 """Rooting a forest: DFS preorder, parents, depths, subtree aggregates and path queries.
 
-All traversals go through :func:`scipy.sparse.csgraph.depth_first_order`; the
-forest is joined to one virtual super-root so that a single traversal covers
-every component. :func:`path_max` answers many path queries at once by
-binary lifting over the parent pointers (the one implementation of path
-queries of the library: minima are maxima of negated values).
+The traversal is linear whatever the degrees: parents come from one
+breadth-first search over the forest joined to a virtual super-root, and the
+DFS preorder (children in increasing node order) from walking the Euler tour
+of the rooted forest, a linked list of its ``2 n`` directed edges whose
+successors are set with whole-array operations. (scipy's
+``depth_first_order`` rescans a node's neighbours after each child, which is
+quadratic in the degree: 23 s for a star of 200,000 leaves.)
+:func:`path_max` answers many path queries at once by binary lifting over
+the parent pointers (the one implementation of path queries of the library:
+minima are maxima of negated values).
 """
 
 from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components, depth_first_order, dijkstra
+from scipy.sparse.csgraph import breadth_first_order, connected_components
 
 
 class RootedForest(NamedTuple):
@@ -49,13 +54,56 @@ class RootedForest(NamedTuple):
     depth: np.ndarray
 
 
-def _dfs(adj, root):
-    order, pred = depth_first_order(adj, root, directed=False, return_predecessors=True)
-    return np.asarray(order, dtype=np.int64), np.asarray(pred, dtype=np.int64)
+def _euler_preorder(parent, n):
+    """DFS preorder, subtree sizes and depths of a rooted forest, children in node order.
+
+    ``parent[v]`` is ``n`` for a root (the virtual super-root). The Euler
+    tour visits the down edge ``v`` (into ``v``) and, after ``v``'s subtree,
+    the up edge ``n + v``; each edge's successor is local (first child, next
+    sibling or parent), so the tour is a linked list of ``2 n`` items, walked
+    in C by a breadth-first search. Linear after one sort of the nodes by
+    parent.
+    """
+    nodes = np.argsort(parent, kind="stable")  # grouped by parent, node order inside
+    par_sorted = parent[nodes]
+    has_next = np.zeros(n, dtype=bool)
+    has_next[:-1] = par_sorted[:-1] == par_sorted[1:]
+    next_sibling = np.full(n, -1, dtype=np.int64)
+    next_sibling[nodes[:-1][has_next[:-1]]] = nodes[1:][has_next[:-1]]
+    first_child = np.full(n + 1, -1, dtype=np.int64)
+    is_first = np.ones(n, dtype=bool)
+    is_first[1:] = par_sorted[1:] != par_sorted[:-1]
+    first_child[par_sorted[is_first]] = nodes[is_first]
+    v = np.arange(n, dtype=np.int64)
+    # successor of the down edge v: down into v's first child, else up out of v
+    fc = first_child[:n]
+    succ_down = np.where(fc >= 0, fc, n + v)
+    # successor of the up edge n + v: down into the next sibling, else up out of the parent
+    succ_up = np.where(next_sibling >= 0, next_sibling, n + parent)
+    succ = np.concatenate([succ_down, succ_up])
+    keep = succ < 2 * n  # the last root's up edge ends the tour (its successor is 2 n)
+    indptr = np.zeros(2 * n + 1, dtype=np.int64)
+    np.cumsum(keep, out=indptr[1:])
+    chain = sp.csr_array((np.ones(int(indptr[-1])), succ[keep], indptr), shape=(2 * n, 2 * n))
+    tour = breadth_first_order(chain, int(first_child[n]), directed=True,
+                               return_predecessors=False)
+    tour = np.asarray(tour, dtype=np.int64)
+    where = np.empty(2 * n, dtype=np.int64)
+    where[tour] = np.arange(2 * n)
+    order = tour[tour < n]
+    size = (where[n:] - where[:n] + 1) // 2
+    # Down edges open a node, up edges close it: the open nodes when v's down
+    # edge is walked are v and its ancestors.
+    open_count = np.cumsum(np.where(tour < n, 1, -1))
+    depth = open_count[where[:n]] - 1
+    return order, size, depth
 
 
 def root_forest(edges, weights, n):
     """Root a forest given by its edge list.
+
+    Linear in ``n`` up to one integer sort, whatever the degrees and the
+    number of components.
 
     Parameters
     ----------
@@ -73,34 +121,20 @@ def root_forest(edges, weights, n):
     u, v = edges[:, 0], edges[:, 1]
     m = u.size
     # Component roots: the smallest node of each component.
-    base = sp.csr_array((np.ones(m), (u, v)), shape=(n, n))
-    n_comp, comp = connected_components(base, directed=False)
+    both = sp.csr_array((np.ones(2 * m), (np.concatenate([u, v]), np.concatenate([v, u]))),
+                        shape=(n, n))
+    n_comp, comp = connected_components(both, directed=False)
     roots = np.full(n_comp, n, dtype=np.int64)
     np.minimum.at(roots, comp, np.arange(n, dtype=np.int64))
     roots.sort()
-    # Join the roots to a super-root s = n; structural entries are all ones.
-    su = np.concatenate([u, np.full(n_comp, n, dtype=np.int64)])
-    sv = np.concatenate([v, roots])
-    ones = np.ones(su.size)
-    adj = sp.csr_array((np.concatenate([ones, ones]),
-                        (np.concatenate([su, sv]), np.concatenate([sv, su]))),
-                       shape=(n + 1, n + 1))
-    adj.sort_indices()
-    order, pred = _dfs(adj, n)
-    # Postorder = reverse of the preorder of the mirrored tree (node x -> n - x
-    # reverses every neighbour list), which visits children in reverse order.
-    perm = n - np.arange(n + 1)
-    mirror = adj[perm][:, perm].tocsr()
-    mirror.sort_indices()
-    morder, _ = _dfs(mirror, 0)
-    post_order = perm[morder[::-1]]
-    depth = dijkstra(adj, indices=n, unweighted=True).astype(np.int64)
-    pre = np.empty(n + 1, dtype=np.int64)
-    pre[order] = np.arange(n + 1)
-    post = np.empty(n + 1, dtype=np.int64)
-    post[post_order] = np.arange(n + 1)
-    size = post - pre + depth + 1  # nodes finished before v are its descendants plus the ones left of its path
-    parent = pred[:n].copy()
+    # Parents from one breadth-first search from a super-root s = n with an
+    # arc to every root: the forest's adjacency plus one row.
+    adj = sp.csr_array((np.ones(2 * m + n_comp), np.concatenate([both.indices, roots]),
+                        np.append(both.indptr, 2 * m + n_comp)), shape=(n + 1, n + 1))
+    _, pred = breadth_first_order(adj, n, directed=True, return_predecessors=True)
+    pred = np.asarray(pred[:n], dtype=np.int64)
+    order, size, depth = _euler_preorder(pred, n)
+    parent = pred.copy()
     parent[parent == n] = -1
     # Weight and rank of each node's parent edge.
     parent_weight = np.full(n, -np.inf)
@@ -108,11 +142,11 @@ def root_forest(edges, weights, n):
     child = np.where(parent[v] == u, v, u)
     parent_weight[child] = weights
     parent_rank[child] = np.arange(m)
-    order = order[1:]  # drop the super-root
-    tin = pre[:n] - 1
+    tin = np.empty(n, dtype=np.int64)
+    tin[order] = np.arange(n)
     comp_start = np.concatenate([tin[roots], [n]])
-    return RootedForest(order, parent, parent_weight, parent_rank, tin,
-                        size[:n], comp_start, depth[:n] - 1)
+    return RootedForest(order, parent, parent_weight, parent_rank, tin, size, comp_start,
+                        depth)
 
 
 def range_max(values, lo, hi):
