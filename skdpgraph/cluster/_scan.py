@@ -146,9 +146,11 @@ def _common_neighbour_counts(A):
         if a == b:
             start = stop
             continue
-        # Key of u -> w: (u - start) * n + w, increasing in CSR order.
-        local = (head[a:b] - start).astype(np.int64) * n
-        keys = local + tail[a:b]
+        # Key of u -> w: (u - start) * n + w, increasing in CSR order; int32
+        # when it fits (always for a table, at most _BLOCK_TABLE entries).
+        key_dtype = np.int32 if (stop - start) * n < 2**31 else np.int64
+        local = (head[a:b] - start).astype(key_dtype) * key_dtype(n)
+        keys = local + tail[a:b].astype(key_dtype, copy=False)
         # For each oriented edge u -> v of the block, the out-neighbours w of v.
         G = L[tail[a:b]]
         probe = np.repeat(local, np.diff(G.indptr))
@@ -158,7 +160,10 @@ def _common_neighbour_counts(A):
             member[keys] = True
             hit = np.flatnonzero(member[probe])
             del member
-            u_to_w = np.searchsorted(keys, probe[hit])
+            slot = np.empty((stop - start) * n, dtype=np.int32)  # read at keys only
+            slot[keys] = np.arange(b - a, dtype=np.int32)
+            u_to_w = slot[probe[hit]]
+            del slot
         else:
             found = np.searchsorted(keys, probe)
             np.minimum(found, b - a - 1, out=found)
@@ -166,10 +171,12 @@ def _common_neighbour_counts(A):
             u_to_w = found[hit]
         del probe
         if hit.size:
-            edge = np.searchsorted(G.indptr, hit, side="right") - 1  # u -> v
+            # hit is increasing, so the hits of edge e (u -> v) are a run.
+            per_edge = np.diff(np.searchsorted(hit, G.indptr))
+            edge = np.repeat(np.arange(b - a), per_edge)
             # The triangle's three oriented edges: u -> v and u -> w (in the
             # block), v -> w (the gathered entry, anywhere).
-            count[a:b] += np.bincount(edge, minlength=b - a)
+            count[a:b] += per_edge
             count[a:b] += np.bincount(u_to_w, minlength=b - a)
             pending.append(lptr[tail[a + edge]] + (hit - G.indptr[edge]))
             n_pending += hit.size
