@@ -1,7 +1,9 @@
 """Graph k-medoids on shortest-path distances."""
 
 import itertools
+import re
 import sys
+import time
 
 import networkx as nx
 import numpy as np
@@ -123,6 +125,8 @@ def test_caller_data_not_modified():
     ({"method": "kmeans"}, "method"),
     ({"init": "k-medoids++"}, "init"),
     ({"max_iter": 0}, "max_iter"),
+    ({"max_memory": 0}, "max_memory"),
+    ({"max_memory": -1.0}, "max_memory"),
 ])
 def test_bad_parameters(params, match):
     with pytest.raises(ValueError, match=match):
@@ -142,6 +146,63 @@ def test_bad_graphs(bad, match):
 def test_more_clusters_than_nodes():
     with pytest.raises(ValueError, match="larger than the number of nodes"):
         GraphKMedoids(5).fit(nx.path_graph(4))
+
+
+def test_default_init_is_random():
+    # FasterPAM from random medoids: as good as BUILD and much cheaper at
+    # scale (BUILD is O(n^2 k)); the default is the same as asking for it.
+    assert GraphKMedoids().get_params()["init"] == "random"
+    G = nx.connected_watts_strogatz_graph(80, 4, 0.3, seed=4)
+    a = GraphKMedoids(5, random_state=3).fit(G)
+    b = GraphKMedoids(5, init="random", random_state=3).fit(G)
+    np.testing.assert_array_equal(a.medoid_indices_, b.medoid_indices_)
+    assert a.inertia_ == b.inertia_
+
+
+def test_refuses_past_max_memory_with_an_estimate():
+    G = nx.path_graph(1000)
+    with pytest.raises(ValueError, match=r"1000 nodes need about [\d,]+ MiB, more than "
+                                         r"max_memory=1 MiB.*max_memory=(\d+)") as err:
+        GraphKMedoids(2, max_memory=1).fit(G)
+    # The suggested limit is enough; None lifts the limit.
+    suggested = int(re.search(r"max_memory=(\d+)\)", str(err.value)).group(1))
+    # 1000^2 int32 hop counts (3.8 MiB) and a float64 block of 62 rows.
+    assert suggested == 5
+    GraphKMedoids(2, max_memory=suggested, random_state=0).fit(G)
+    GraphKMedoids(2, max_memory=None, random_state=0).fit(G)
+    with pytest.raises(ValueError, match="weighted lengths, 8 bytes per pair"):
+        GraphKMedoids(2, weighted=True, max_memory=5).fit(G)
+
+
+def test_refuses_a_huge_graph_before_allocating():
+    # 10^6 nodes: 8 TB of distances. Refused from n alone, at once.
+    n = 1_000_000
+    A = sp.csr_array((np.ones(2), ([0, 1], [1, 0])), shape=(n, n))
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match=r"1000000 nodes need about 7,629,\d+ MiB"):
+        GraphKMedoids(2).fit(A)
+    assert time.perf_counter() - t0 < 5
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_blocked_distances_match_one_block(monkeypatch, weighted):
+    # Components of sizes 30, 20 and 6, random weights: the distances are
+    # computed block of rows by block (white-box: tiny blocks) and the
+    # unreachable pairs get the same penalty, so the result is the same.
+    rng = np.random.default_rng(2)
+    G = nx.disjoint_union_all([nx.connected_watts_strogatz_graph(30, 4, 0.3, seed=1),
+                               nx.cycle_graph(20), nx.path_graph(6)])
+    for u, v in G.edges:
+        G[u][v]["weight"] = float(rng.uniform(0.5, 3.0))
+    A = nx.to_scipy_sparse_array(G, nodelist=range(56))
+    whole = GraphKMedoids(4, weighted=weighted, random_state=0).fit(A)
+    monkeypatch.setattr("skdpgraph.cluster._kmedoids._BLOCK_BYTES", 8 * 56 * 3)
+    blocked = GraphKMedoids(4, weighted=weighted, random_state=0).fit(A)
+    np.testing.assert_array_equal(whole.labels_, blocked.labels_)
+    assert whole.inertia_ == blocked.inertia_
+    nearest = graph_distances(A, weighted=weighted)[:, blocked.medoid_indices_].min(axis=1)
+    assert np.isfinite(nearest).all()  # 4 medoids reach the 3 components
+    assert blocked.inertia_ == pytest.approx(nearest.sum(), rel=1e-12)
 
 
 _FEATURES = (

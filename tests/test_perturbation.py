@@ -3,6 +3,7 @@
 import itertools
 import math
 import pickle
+import tracemalloc
 from fractions import Fraction
 
 import networkx as nx
@@ -266,6 +267,38 @@ def test_large_n_uses_int64_pairs_and_no_dense_matrix():
     keys = _edge_keys(P)
     pu, pv = pair_from_index(keys, n)
     assert np.all(pair_index(pu, pv, n) == keys) and keys.max() > 2**31
+
+
+def _peak_bytes(fn):
+    """Peak traced allocation (numpy arrays report to tracemalloc) while ``fn`` runs."""
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        base = tracemalloc.get_traced_memory()[0]
+        out = fn()
+        return tracemalloc.get_traced_memory()[1] - base, out
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("n, m, s", [
+    (10_000, 50_000, 0.04),  # ~1.05e6 released edges, mostly added ones
+    (200_000, 600_000, 1e-6),  # ~6e5 released edges, mostly kept input edges
+])
+def test_peak_memory_per_released_edge(n, m, s):
+    # Target: at most 100 bytes per released edge at peak, validation of the
+    # input included (the output alone, int32 indices and float64 ones in
+    # both directions, is 24 bytes per edge). Measured 29 (the sampler's
+    # own peak) and 68 (the input's validation, 3 edges per node): a clear
+    # margin; the former sampler used 147 and 213 here.
+    rng = np.random.default_rng(8)
+    A = _random_graph(rng, n, m)
+    peak, P = _peak_bytes(
+        lambda: EdgeFlipPerturbation(s=s, random_state=0).fit_transform(A))
+    released = P.nnz // 2
+    assert released > 5e5
+    assert peak / released <= 100, peak / released
+    assert _is_canonical_binary(P, n)
 
 
 def test_pair_index_round_trip():

@@ -144,14 +144,44 @@ def test_structural_similarity_matches_reference():
     assert (abs(S - S.T)).nnz == 0
 
 
-def test_block_processing_gives_the_same_result(monkeypatch):
+@pytest.mark.parametrize("limits", [
+    {"_BLOCK_NNZ": 50},  # many small blocks, membership tables
+    {"_BLOCK_TABLE": 64, "_BLOCK_KEYS": 7},  # sorted-key search, tiny blocks
+    {"_BLOCK_NNZ": 1, "_BLOCK_TABLE": 1, "_BLOCK_KEYS": 1},  # one node a block
+])
+def test_block_processing_gives_the_same_result(monkeypatch, limits):
     rng = np.random.default_rng(11)
     A, _ = _planted(rng, [60, 50, 40], 0.3, 0.02)
     full = structural_similarity(A)
-    # White-box: a tiny block size forces the blocked product.
-    monkeypatch.setattr("skdpgraph.cluster._scan._BLOCK_NNZ", 50)
+    # White-box: tiny limits force the blocked search in each of its modes.
+    for name, value in limits.items():
+        monkeypatch.setattr(f"skdpgraph.cluster._scan.{name}", value)
     blocked = structural_similarity(A)
     assert (full != blocked).nnz == 0
+
+
+def _similarity_from_product(A):
+    """sigma on the edges from the dense product A @ A (independent reference)."""
+    A = np.asarray(A, dtype=np.int64)
+    common = (A @ A + 2) * A
+    deg = A.sum(axis=1)
+    closed = np.sqrt(np.outer(deg + 1.0, deg + 1.0))
+    return np.where(A > 0, common / closed, 0.0)
+
+
+@pytest.mark.parametrize("graph", [
+    nx.star_graph(300),  # one hub: no triangle
+    nx.complete_graph(40),  # every pair: n - 2 common neighbours
+    nx.barbell_graph(12, 3),
+    nx.powerlaw_cluster_graph(400, 4, 0.7, seed=2),  # heavy-tailed degrees, triangles
+    nx.disjoint_union(nx.gnp_random_graph(150, 0.4, seed=5), nx.empty_graph(5)),
+])
+def test_common_neighbour_counts_against_the_dense_product(graph):
+    n = graph.number_of_nodes()
+    A = nx.to_numpy_array(graph, nodelist=range(n))
+    S = structural_similarity(sp.csr_array(A))
+    assert S.nnz == np.count_nonzero(A)
+    np.testing.assert_array_equal(S.toarray(), _similarity_from_product(A))
 
 
 # ---------------------------------------------------------------------------

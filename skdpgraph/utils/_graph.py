@@ -41,6 +41,10 @@ from ._weights import (check_weight_kind, looks_like_counts, looks_like_kernel,
 SYMMETRY_RTOL = 1e-8
 
 
+# Entries per chunk of the chunked checks (memory control).
+_CHUNK = 1 << 16
+
+
 def _check_dtype(dtype, what):
     """Reject dtypes that cannot hold weights (strings, objects, complex)."""
     if dtype.kind == "c":
@@ -140,10 +144,18 @@ def _canonical_sparse(A, what):
         data = np.asarray(coo.data, dtype=np.float64)
         _check_weights(data, what)
         keep = row != col
+        if not keep.all():
+            data, row, col = data[keep], row[keep], col[keep]
         # COO -> CSR sums duplicate entries (scipy's convention) and keeps
         # stored zeros.
-        G = sp.csr_array((data[keep], (row[keep], col[keep])), shape=(n, n))
+        G = sp.csr_array((data, (row, col)), shape=(n, n))
+        del coo, col
+    del data, row, keep  # free the temporaries before the transpose
     G.sum_duplicates()
+    # int32 indices as soon as they fit: the transpose below is then int32 too.
+    dtype = index_dtype(n, G.nnz)
+    G.indices = G.indices.astype(dtype, copy=False)
+    G.indptr = G.indptr.astype(dtype, copy=False)
     # The transpose converted to CSR has sorted indices, so symmetry is
     # equality of the two structures and of the values, checked in C.
     T = G.T.tocsr()
@@ -151,14 +163,26 @@ def _canonical_sparse(A, what):
     if not (np.array_equal(G.indptr, T.indptr) and np.array_equal(G.indices, T.indices)):
         _raise_structural_asymmetry(G, what)
     if G.nnz:
-        diff = np.abs(G.data - T.data)
-        max_diff = float(diff.max())
+        # The largest |G - G.T| (first position of it), in chunks: no
+        # temporary of the size of the data (memory control).
+        max_diff, k = -1.0, 0
+        buf = np.empty(min(G.nnz, _CHUNK))
+        for lo in range(0, G.nnz, _CHUNK):
+            part = G.data[lo:lo + _CHUNK]
+            diff = np.subtract(part, T.data[lo:lo + _CHUNK], out=buf[:part.size])
+            np.abs(diff, out=diff)
+            at = int(diff.argmax())
+            if diff[at] > max_diff:
+                max_diff, k = float(diff[at]), lo + at
+        del diff, buf
         scale = float(G.data.max())
         if max_diff > SYMMETRY_RTOL * max(scale, np.finfo(float).tiny):
-            k = int(diff.argmax())
             i = int(np.searchsorted(G.indptr, k, side="right") - 1)
             raise _asymmetry_error(max_diff, i, int(G.indices[k]), scale, what)
-        G.data = 0.5 * G.data + 0.5 * T.data  # no overflow near the float maximum
+        # Halve first (in place): (a + b) / 2 would overflow near the float maximum.
+        G.data *= 0.5
+        G.data += 0.5 * T.data
+    del T
     dtype = index_dtype(n, G.nnz)
     G.indices = G.indices.astype(dtype, copy=False)
     G.indptr = G.indptr.astype(dtype, copy=False)
