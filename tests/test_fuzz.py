@@ -231,3 +231,15 @@ def test_estimators_take_fractions_as_floats():
                                  weight_bounds=(0, 2), random_state=0).fit(X)
     assert model.epsilon_spent_ == 0.5
     assert EpsilonGraph(radius=Fraction(1, 2)).fit_transform(X).nnz > 0
+
+
+@pytest.mark.parametrize("make", [
+    lambda: PrivateGraphClustering(epsilon=Fraction(3, 2), random_state=0),
+    lambda: EdgeFlipPerturbation(epsilon=Fraction(3, 2), random_state=0),
+    lambda: SCAN(similarity_threshold=Fraction(1, 2)),
+])
+def test_adjacency_estimators_take_fractions_as_floats(make):
+    G = nx.to_scipy_sparse_array(nx.karate_club_graph(), format="csr")
+    est = make()
+    out = est.fit_transform(G) if hasattr(est, "transform") else est.fit(G).labels_
+    assert out.shape[0] == 34

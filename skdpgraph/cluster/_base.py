@@ -4,11 +4,45 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.base import _fit_context
+
+from ..utils import check_adjacency
+from ..utils._validation import RealParametersMixin
 
 
-class AdjacencyInputMixin:
-    """scikit-learn tags of an estimator whose ``X`` is a graph's adjacency:
-    square (pairwise), sparse accepted, non-negative entries."""
+class AdjacencyInputMixin(RealParametersMixin):
+    """An estimator whose ``X`` is a graph's adjacency: the one ``fit``.
+
+    ``fit`` validates ``X`` with :func:`skdpgraph.utils.check_adjacency`
+    (weighted when ``_weighted_input()`` says so), hands the canonical
+    adjacency to the estimator's ``_fit_adjacency`` and records
+    ``n_features_in_`` once that succeeded. The tags say: square (pairwise),
+    sparse accepted, non-negative entries.
+    """
+
+    def _weighted_input(self):
+        return False
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y=None):
+        """Cluster the nodes of the graph ``X``.
+
+        Parameters
+        ----------
+        X : array-like, sparse matrix or networkx.Graph
+            Adjacency of an undirected graph (see
+            :func:`skdpgraph.utils.check_adjacency`); for a private
+            estimator, the private graph.
+        y : Ignored
+
+        Returns
+        -------
+        self
+        """
+        A = check_adjacency(X, weighted=self._weighted_input())
+        self._fit_adjacency(A)
+        self.n_features_in_ = A.shape[0]
+        return self
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

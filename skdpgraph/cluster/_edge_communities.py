@@ -15,7 +15,7 @@
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
+from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from ..edge_dp._flip import (
@@ -31,7 +31,7 @@ from ..privacy import (
     randomized_response_probability,
     zcdp_to_approx_dp,
 )
-from ..utils import check_adjacency, check_random_state
+from ..utils import check_random_state
 from ._base import AdjacencyInputMixin
 
 __all__ = [
@@ -50,14 +50,13 @@ _SPECTRAL_CONSTRAINTS = {
 }
 
 
-def _set_spectral_attributes(est, result, n):
+def _set_spectral_attributes(est, result):
     est.labels_ = result.labels
     est.n_clusters_ = result.n_clusters
     est.spectral_labels_ = result.spectral_labels
     est.embedding_ = result.embedding
     est.eigenvalues_ = result.eigenvalues
     est.bulk_edge_ = result.bulk_edge
-    est.n_features_in_ = n
 
 
 class DebiasedSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
@@ -143,29 +142,14 @@ class DebiasedSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimato
         self.n_init = n_init
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Cluster the released graph ``X``.
-
-        Parameters
-        ----------
-        X : array-like, sparse matrix or networkx.Graph
-            Adjacency of the released graph.
-        y : Ignored
-
-        Returns
-        -------
-        self : DebiasedSpectralClustering
-        """
-        A = check_adjacency(X)
+    def _fit_adjacency(self, A):
         n = A.shape[0]
         k = _check_n_clusters(self.n_clusters, n)
         res = _spectral_canonical(A, float(self.flip_probability), float(self.sample_rate), k,
                                   self.regularization, bool(self.refine),
                                   int(self.max_clusters), int(self.n_init),
                                   check_random_state(self.random_state))
-        _set_spectral_attributes(self, res, n)
-        return self
+        _set_spectral_attributes(self, res)
 
 
 class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
@@ -262,23 +246,9 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         self.random_state = random_state
         self.accountant = accountant
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Release the graph by randomized response (one ``epsilon`` release) and cluster it.
-
-        Parameters
-        ----------
-        X : array-like, sparse matrix or networkx.Graph
-            Adjacency of the private graph.
-        y : Ignored
-
-        Returns
-        -------
-        self : RandomizedResponseSpectralClustering
-        """
+    def _fit_adjacency(self, A):
         p = randomized_response_probability(self.epsilon)
         q = float(self.sample_rate)
-        A = check_adjacency(X)
         n = A.shape[0]
         k = _check_n_clusters(self.n_clusters, n)
         _check_release_size(n, 2.0 * p, q, self.max_added_edges)
@@ -288,11 +258,10 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         del A  # nothing below reads the private graph
         res = _spectral_canonical(released, p, q, k, self.regularization, bool(self.refine),
                                   int(self.max_clusters), int(self.n_init), rng)
-        _set_spectral_attributes(self, res, n)
+        _set_spectral_attributes(self, res)
         self.released_graph_ = released
         self.flip_probability_ = p
         self.epsilon_spent_ = float(self.epsilon)
-        return self
 
 
 class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
@@ -379,20 +348,7 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         self.random_state = random_state
         self.accountant = accountant
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Release private eigenvectors (one ``(epsilon, delta)`` release) and cluster them.
-
-        Parameters
-        ----------
-        X : array-like, sparse matrix or networkx.Graph
-            Adjacency of the private graph.
-        y : Ignored
-
-        Returns
-        -------
-        self : NoisyPowerClustering
-        """
+    def _fit_adjacency(self, A):
         delta = float(self.delta)
         if self.rho is not None:
             rho_step, rho = noisy_power_budget(self.n_iter, rho=self.rho)
@@ -400,7 +356,6 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         else:
             rho_step, rho = noisy_power_budget(self.n_iter, epsilon=self.epsilon, delta=delta)
             epsilon = float(self.epsilon)
-        A = check_adjacency(X)
         n = A.shape[0]
         k = _check_n_clusters(self.n_clusters, n)
         rng = check_random_state(self.random_state)
@@ -414,5 +369,3 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         self.rho_spent_ = rho
         self.epsilon_spent_ = epsilon
         self.delta_spent_ = delta
-        self.n_features_in_ = n
-        return self

@@ -11,7 +11,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.sparse.csgraph import connected_components, shortest_path
-from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
+from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..utils import check_adjacency, check_random_state
@@ -244,22 +244,11 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         self.random_state = random_state
         self.max_memory = max_memory
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Cluster the nodes of the graph ``X``.
+    def _weighted_input(self):
+        return self.weighted
 
-        Parameters
-        ----------
-        X : array-like, sparse matrix or networkx.Graph
-            Adjacency of an undirected graph.
-        y : Ignored
-
-        Returns
-        -------
-        self : GraphKMedoids
-        """
+    def _fit_adjacency(self, A):
         kmedoids = _import_kmedoids()
-        A = check_adjacency(X, weighted=self.weighted)
         n = A.shape[0]
         k = int(self.n_clusters)
         if k > n:
@@ -278,7 +267,6 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
                 "set max_memory=None; the time grows like n^2 per FasterPAM "
                 "iteration too (10^4 nodes took 18 s with 100 clusters)."
             )
-        self.n_features_in_ = n
         n_components, component = connected_components(A, directed=False)
         self.n_components_ = int(n_components)
         D, disconnected = _dense_distances(A, self.weighted)
@@ -320,4 +308,3 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         self.medoid_indices_ = medoids
         self.inertia_ = float(dist.sum())
         self.n_iter_ = int(res.n_iter)
-        return self

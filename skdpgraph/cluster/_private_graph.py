@@ -1,7 +1,7 @@
 """PIG: edge-DP graph clustering by perturbing the graph, then clustering it."""
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin, _fit_context, clone, is_clusterer
+from sklearn.base import BaseEstimator, ClusterMixin, clone, is_clusterer
 from sklearn.utils._param_validation import HasMethods
 
 from ..edge_dp._flip import (
@@ -12,7 +12,7 @@ from ..edge_dp._flip import (
     _resolve_privacy,
 )
 from ..privacy import charge
-from ..utils import check_adjacency, check_random_state
+from ..utils import check_random_state
 from ._base import AdjacencyInputMixin
 from ._scan import SCAN
 
@@ -132,20 +132,7 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         self.sample_rate = sample_rate
         self.max_added_edges = max_added_edges
 
-    @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y=None):
-        """Perturb the graph (one ``epsilon``-DP release) and cluster it.
-
-        Parameters
-        ----------
-        X : array-like, sparse matrix or networkx.Graph
-            Adjacency of an undirected graph.
-        y : Ignored
-
-        Returns
-        -------
-        self : PrivateGraphClustering
-        """
+    def _fit_adjacency(self, A):
         s, epsilon = _resolve_privacy(self.epsilon, self.s, type(self).__name__)
         # The clusterer is checked before anything is spent.
         estimator = SCAN() if self.estimator is None else clone(self.estimator)
@@ -155,7 +142,6 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
                 f"fit sets labels_); got {type(estimator).__name__}."
             )
         q = float(self.sample_rate)
-        A = check_adjacency(X)
         _check_release_size(A.shape[0], s, q, self.max_added_edges)
         rng = check_random_state(self.random_state)
         charge(self.accountant, epsilon, 0.0)
@@ -185,5 +171,3 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         self.perturbed_graph_ = perturbed
         self.epsilon_spent_ = epsilon
         self.s_ = s
-        self.n_features_in_ = A.shape[0]
-        return self

@@ -6,7 +6,7 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
-from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
+from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils._param_validation import Interval
 
 from ..utils import check_adjacency
@@ -424,25 +424,9 @@ class SCAN(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         self.similarity_threshold = similarity_threshold
         self.min_neighbors = min_neighbors
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Cluster the nodes of the graph ``X``.
-
-        Parameters
-        ----------
-        X : array-like, sparse matrix or networkx.Graph
-            Adjacency of an undirected graph.
-        y : Ignored
-
-        Returns
-        -------
-        self : SCAN
-        """
-        A = check_adjacency(X)
+    def _fit_adjacency(self, A):
         res = _scan_canonical(A, float(self.similarity_threshold), int(self.min_neighbors))
         self.labels_ = res.labels
         self.node_kind_ = res.node_kind
         self.core_sample_indices_ = res.core_sample_indices
         self.n_clusters_ = res.n_clusters
-        self.n_features_in_ = A.shape[0]
-        return self

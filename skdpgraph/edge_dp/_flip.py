@@ -43,6 +43,7 @@ from ..utils._graph import (
     _validate_array,
 )
 from ..utils._sparse import pair_index
+from ..utils._validation import RealParametersMixin
 from ._pig import check_s, pig_epsilon, pig_s_from_epsilon
 
 # The "dense" sampler costs O(n_pairs); the sparse one O(|E| + edges added)
@@ -443,7 +444,7 @@ def _privacy_parameter_constraints():
     }
 
 
-class EdgeFlipPerturbation(TransformerMixin, BaseEstimator):
+class EdgeFlipPerturbation(RealParametersMixin, TransformerMixin, BaseEstimator):
     """Edge-DP perturbation of a graph's adjacency by edge flipping (PIG_pert).
 
     Each pair of distinct nodes keeps its adjacency bit with probability
