@@ -33,6 +33,7 @@ from ..privacy import (
 )
 from ..utils import check_random_state
 from ._base import AdjacencyInputMixin
+from ..utils._docs import fill_doc
 
 __all__ = [
     "DebiasedSpectralClustering",
@@ -152,6 +153,7 @@ class DebiasedSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimato
         _set_spectral_attributes(self, res)
 
 
+@fill_doc
 class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     """Edge-DP communities: randomized response, then debiased spectral clustering.
 
@@ -182,12 +184,8 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         Limit on the expected number of added edges (``None``: no limit).
     regularization, refine, max_clusters, n_init
         As in :class:`DebiasedSpectralClustering`.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` draws from a cryptographically secure generator. A fixed
-        seed makes the release reproducible and therefore not private
-        against anyone who knows it.
-    accountant : object with ``check`` and ``spend``, default=None
-        Charged ``(epsilon, 0)`` at each fit, before the graph is read.
+    {{random_state}}
+    {{accountant}}
 
     Attributes
     ----------
@@ -264,6 +262,7 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         self.epsilon_spent_ = float(self.epsilon)
 
 
+@fill_doc
 class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     """Central edge-DP spectral clustering by the noisy power method (Hardt and Price 2014).
 
@@ -290,13 +289,8 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         Noisy iterations; each gets ``rho / n_iter``.
     n_init : int, default=10
         k-means restarts.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` draws from a cryptographically secure generator. A fixed
-        seed makes the release reproducible and therefore not private
-        against anyone who knows it.
-    accountant : object with ``check`` and ``spend``, default=None
-        Charged ``(epsilon_spent_, delta)`` at each fit, before the graph is
-        read.
+    {{random_state}}
+    {{accountant}}
 
     Attributes
     ----------

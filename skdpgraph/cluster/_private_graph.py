@@ -15,8 +15,10 @@ from ..privacy import charge
 from ..utils import check_random_state
 from ._base import AdjacencyInputMixin
 from ._scan import SCAN
+from ..utils._docs import fill_doc
 
 
+@fill_doc
 class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     """Edge-differentially private graph clustering: flip edges, then cluster.
 
@@ -61,18 +63,8 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         :func:`skdpgraph.edge_dp.suggest_s` for Muelle et al.'s
         Theorem 2 (computing the density from the private graph spends
         privacy unless it is public).
-    random_state : None, int, numpy.random.Generator or RandomState, default=None
-        Randomness of the perturbation (the clusterer keeps its own). ``None``
-        draws fresh OS entropy. A fixed seed makes the release reproducible
-        and therefore not private against anyone who knows the seed.
-    accountant : object with ``check`` and ``spend``, default=None
-        Budget accountant (for example
-        :class:`skdpgraph.privacy.BudgetAccountant`, or diffprivlib's):
-        ``check(epsilon_spent_, 0.0)`` then ``spend(epsilon_spent_, 0.0)``
-        once per :meth:`fit`, before the graph is read.
-        scikit-learn's ``clone`` copies parameters; a ``BudgetAccountant``
-        copies to itself, so clones (in ``GridSearchCV``, say) share its
-        budget, except in other processes (``n_jobs > 1``).
+    {{random_state}}
+    {{accountant}}
     sample_rate : float in (0, 1], default=1.0
         Keep each released pair with this probability after flipping (same
         ``epsilon``; see :func:`skdpgraph.edge_dp.flip_edges`).

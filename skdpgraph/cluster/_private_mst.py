@@ -39,6 +39,7 @@ from ..utils._graph import _is_networkx_graph
 from ..utils._validation import RealParametersMixin
 from ._base import set_dbmstclu_attributes, warn_if_constant_weights
 from ._dbmstclu import _n_features, dbmstclu
+from ..utils._docs import fill_doc
 
 
 class PrivateMSTResult(NamedTuple):
@@ -195,6 +196,7 @@ def _warn_if_noise_dominates(mechanism, epsilon, bounds, *, sensitivity, neighbo
     )
 
 
+@fill_doc
 class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
     """PTClust: DBMSTClu on a spanning tree released under weight-DP.
 
@@ -270,15 +272,7 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
         ``delta_spent_ = 0``).
     delta : float in (0, 1), default=None
         Required with ``accounting="zcdp"``; must be None with ``"pure"``.
-    accountant : object with ``check`` and ``spend``, default=None
-        A budget accountant (e.g. :class:`skdpgraph.privacy.BudgetAccountant`
-        or diffprivlib's): ``spend(epsilon_spent, delta_spent)`` is called
-        after the input is validated and before the release reads any
-        private value, so a fit that fails afterwards has still spent its
-        budget. ``None``: the default accountant
-        (:meth:`skdpgraph.privacy.BudgetAccountant.load_default`). :func:`sklearn.base.clone`
-        (used by GridSearchCV) copies it; a ``BudgetAccountant`` copies to
-        itself, so clones share its budget (not across ``n_jobs`` processes).
+    {{accountant}}
     tree_mechanism : str, default="auto"
         ``"auto"``: the mechanism that the library's measured frontier finds
         best for the public setting, chosen by
@@ -323,11 +317,7 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
         :meth:`predict` can find the nearest training node of new points.
         The fitted model then holds the raw data: it is NOT a private
         release. Off by default.
-    random_state : None, int, numpy.random.Generator or RandomState, default=None
-        ``None`` draws from a cryptographically secure generator, as a
-        private release needs. A fixed
-        seed makes the release reproducible, hence not private against
-        anyone who knows the seed.
+    {{random_state}}
 
     Attributes
     ----------

@@ -45,6 +45,7 @@ from ..utils._graph import (
 from ..utils._sparse import pair_index
 from ..utils._validation import RealParametersMixin
 from ._pig import check_s, pig_epsilon, pig_s_from_epsilon
+from ..utils._docs import fill_doc
 
 # The "dense" sampler costs O(n_pairs); the sparse one O(|E| + edges added)
 # with a larger constant (sorting). The dense one is used while n_pairs is at
@@ -333,6 +334,7 @@ def _flip_canonical(A, s, rng, sample_rate=1.0, max_added_edges=None):
     return _symmetric_csr(key_start, cols, n)
 
 
+@fill_doc
 def flip_edges(adjacency, s, random_state=None, *, sample_rate=1.0,
                max_added_edges=DEFAULT_MAX_ADDED_EDGES):
     """Perturb a graph by edge flipping (PIG_pert, Algorithm 1 of Muelle et al.).
@@ -359,9 +361,7 @@ def flip_edges(adjacency, s, random_state=None, *, sample_rate=1.0,
     s : float in (0, 1]
         Randomisation probability. See :func:`pig_s_from_epsilon` and
         :func:`suggest_s`.
-    random_state : None, int, numpy.random.Generator or RandomState, default=None
-        ``None`` draws fresh OS entropy. A fixed seed makes the release
-        reproducible and therefore not private against anyone who knows it.
+    {{random_state}}
     sample_rate : float in (0, 1], default=1.0
         ``q``: each pair of the flipped graph is then kept independently with
         probability ``q`` (an edge is released with probability
@@ -444,6 +444,7 @@ def _privacy_parameter_constraints():
     }
 
 
+@fill_doc
 class EdgeFlipPerturbation(RealParametersMixin, TransformerMixin, BaseEstimator):
     """Edge-DP perturbation of a graph's adjacency by edge flipping (PIG_pert).
 
@@ -475,18 +476,8 @@ class EdgeFlipPerturbation(RealParametersMixin, TransformerMixin, BaseEstimator)
         from a density with Theorem 2, see :func:`suggest_s` (a density
         computed from the private graph spends privacy; see
         :func:`dp_density`).
-    random_state : None, int, numpy.random.Generator or RandomState, default=None
-        ``None`` draws fresh OS entropy for every release. A fixed seed makes
-        the release reproducible and therefore not private against anyone
-        who knows the seed.
-    accountant : object with ``check`` and ``spend``, default=None
-        A budget accountant such as
-        :class:`skdpgraph.privacy.BudgetAccountant` or diffprivlib's; each
-        release calls ``check(epsilon_, 0.0)`` and then
-        ``spend(epsilon_, 0.0)`` before the graph is read. ``None``: no
-        accounting. scikit-learn's ``clone`` copies parameters; a
-        ``BudgetAccountant`` copies to itself, so clones share its budget
-        (not across ``n_jobs`` processes).
+    {{random_state}}
+    {{accountant}}
     sample_rate : float in (0, 1], default=1.0
         Keep each released pair with this probability (same ``epsilon``;
         see :func:`flip_edges`).

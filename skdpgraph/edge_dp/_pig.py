@@ -16,6 +16,7 @@ import numpy as np
 
 from ..privacy import check_epsilon, edge_flip_epsilon, edge_flip_s, release_laplace
 from ..utils import check_adjacency, check_int, check_random_state, check_real
+from ..utils._docs import fill_doc
 
 
 def _as_float_array(value, name):
@@ -241,6 +242,7 @@ def graph_density(adjacency):
     return (A.nnz / 2) / (n * (n - 1) / 2)
 
 
+@fill_doc
 def dp_density(adjacency, epsilon, *, random_state=None):
     """Edge density released with the Laplace mechanism (``epsilon``-edge-DP).
 
@@ -255,10 +257,7 @@ def dp_density(adjacency, epsilon, *, random_state=None):
     adjacency : array-like, sparse matrix or networkx.Graph
         See :func:`skdpgraph.utils.check_adjacency`.
     epsilon : float > 0
-    random_state : None, int, numpy.random.Generator or RandomState
-        ``None`` draws from a cryptographically secure generator. A fixed
-        seed makes the release reproducible and therefore not private
-        against anyone who knows it.
+    {{random_state}}
 
     Returns
     -------

@@ -32,6 +32,7 @@ from ..privacy import (
 )
 from ..utils import check_adjacency, check_int, check_random_state
 from ._spectral import _check_n_clusters, _kmeans
+from ..utils._docs import fill_doc
 
 __all__ = ["NoisyPowerResult", "noisy_power_method"]
 
@@ -92,6 +93,7 @@ def _noisy_power(A, k, rho_step, n_iter, rng):
     return X, eig, sens, scales
 
 
+@fill_doc
 def noisy_power_method(adjacency, n_components, *, epsilon=1.0, delta=1e-6, rho=None,
                        n_iter=8, cluster=True, n_init=10, random_state=None):
     """Private top eigenvectors of a graph's adjacency by the noisy power method.
@@ -126,10 +128,7 @@ def noisy_power_method(adjacency, n_components, *, epsilon=1.0, delta=1e-6, rho=
         Also run k-means with ``k`` clusters on the released embedding.
     n_init : int, default=10
         k-means restarts.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` draws from a cryptographically secure generator. A fixed
-        seed makes the release reproducible and therefore not private
-        against anyone who knows it.
+    {{random_state}}
 
     Returns
     -------

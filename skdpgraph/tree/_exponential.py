@@ -27,8 +27,10 @@ from ..privacy import (
 from ..utils import check_random_state, graph_edges, n_components
 from ._base import as_graph, make_spanning_tree
 from ._ust._sampler import UST_METHODS, sample_weighted_ust
+from ..utils._docs import fill_doc
 
 
+@fill_doc
 def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None,
                      rho=None, random_state=None, check_input=True, method="auto",
                      max_work=None, reduce=True):
@@ -50,24 +52,18 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
 
     Parameters
     ----------
-    graph : ndarray of shape (n, n) or scipy.sparse.csr_array
-        Canonical graph (:func:`skdpgraph.check_graph`); weights are
-        distances.
+    {{graph}}
     epsilon : float, default=None
         Pure-DP budget of the tree topology (> 0).
-    sensitivity : float
-        ``mu`` of the neighbourhood (> 0).
+    {{sensitivity}}
     neighborhood : {"l1", "linf"}, default="l1"
     delta : float, default=None
         With ``epsilon``: an ``(epsilon, delta)`` target, reached through
         zCDP (the mechanism is then run with ``epsilon = sqrt(8 rho)``).
     rho : float, default=None
         A zCDP budget instead of ``epsilon`` (give exactly one).
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` draws fresh OS entropy. A fixed seed makes the release
-        reproducible, hence not private against anyone who knows the seed.
-    check_input : bool, default=True
-        Validate ``graph`` with :func:`skdpgraph.utils.check_graph`.
+    {{random_state}}
+    {{check_input}}
     method : {"auto", "cycle_popping", "elimination"}, default="auto"
         Exact sampler of the weighted uniform spanning tree with edge
         conductances ``exp(-c w(e))``, ``c = epsilon / (2 Delta)``; see

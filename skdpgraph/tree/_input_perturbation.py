@@ -57,8 +57,10 @@ from ..privacy import (
 from ..utils import check_random_state, graph_edges, n_components
 from ._base import as_graph, make_spanning_tree
 from ._mst import edge_list_mst
+from ..utils._docs import fill_doc
 
 
+@fill_doc
 def input_perturbation_tree(graph, epsilon=None, *, sensitivity, neighborhood="linf",
                             delta=None, rho=None, random_state=None, check_input=True,
                             noise="gumbel"):
@@ -66,23 +68,19 @@ def input_perturbation_tree(graph, epsilon=None, *, sensitivity, neighborhood="l
 
     Parameters
     ----------
-    graph : ndarray of shape (n, n) or scipy.sparse.csr_array
-        Canonical graph (:func:`skdpgraph.check_graph`); weights are
-        distances.
+    {{graph}}
     epsilon : float, default=None
         Privacy budget. Alone: pure ``epsilon``-DP. With ``delta``:
         ``(epsilon, delta)``-DP, reached through zCDP (``"gumbel"`` and
         ``"gaussian"``).
-    sensitivity : float
-        ``mu`` of the neighbourhood (> 0).
+    {{sensitivity}}
     neighborhood : {"l1", "linf"}, default="linf"
     delta : float, default=None
         In (0, 1).
     rho : float, default=None
         A zCDP target instead of ``epsilon`` (``"gumbel"``, ``"gaussian"``).
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` draws fresh OS entropy. A fixed seed makes the release
-        reproducible, hence not private against anyone who knows the seed.
+    {{random_state}}
+    {{check_input}}
     noise : {"gumbel", "laplace", "gaussian"}, default="gumbel"
         See the module documentation for the calibration of each.
 

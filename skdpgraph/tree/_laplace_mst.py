@@ -12,8 +12,10 @@ from ..privacy import (
 from ..utils import check_random_state, graph_edges
 from ._base import as_graph, make_spanning_tree
 from ._mst import edge_list_mst
+from ..utils._docs import fill_doc
 
 
+@fill_doc
 def laplace_mst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None, rho=None,
                 random_state=None, check_input=True):
     """Laplace-MST: noise on every weight, then the exact MST (Sealfon 2016).
@@ -26,22 +28,16 @@ def laplace_mst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=No
 
     Parameters
     ----------
-    graph : ndarray of shape (n, n) or sparse matrix
-        Canonical graph; weights are distances.
+    {{graph}}
     epsilon : float
         Pure-DP budget (> 0).
-    sensitivity : float
-        ``mu``.
+    {{sensitivity}}
     neighborhood : {"l1", "linf"}, default="l1"
     delta, rho : None
         Laplace-MST is calibrated by a pure ``epsilon`` only; these exist so
         that every tree mechanism has the same signature, and must be None.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` draws from a cryptographically secure generator; a fixed
-        seed makes the release reproducible, hence not private against
-        anyone who knows the seed.
-    check_input : bool, default=True
-        Validate ``graph`` with :func:`skdpgraph.utils.check_graph`.
+    {{random_state}}
+    {{check_input}}
 
     Returns
     -------

@@ -26,34 +26,29 @@ from ..privacy import check_neighborhood, noisy_max_prim_scale
 from ..utils import check_random_state, n_components
 from ._base import as_graph
 from ._pamst import exponential_prim
+from ..utils._docs import fill_doc
 
 
+@fill_doc
 def noisy_max_prim_tree(graph, epsilon=None, *, sensitivity, neighborhood="linf",
                         delta=None, rho=None, random_state=None, check_input=True):
     """Private spanning tree by Prim's algorithm with Report-Noisy-Max steps.
 
     Parameters
     ----------
-    graph : ndarray of shape (n, n) or scipy.sparse.csr_array
-        Canonical graph (:func:`skdpgraph.check_graph`); weights are
-        distances.
+    {{graph}}
     epsilon : float, default=None
         Alone: pure ``epsilon``-DP by basic composition of the steps (this is
         PAMST). With ``delta``: ``(epsilon, delta)``-DP through zCDP.
-    sensitivity : float
-        ``mu`` of the neighbourhood (> 0).
+    {{sensitivity}}
     neighborhood : {"l1", "linf"}, default="linf"
         The calibration is valid for both (it is the ``"linf"`` one).
     delta : float, default=None
         In (0, 1).
     rho : float, default=None
         A zCDP target instead of ``epsilon``.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` draws from a cryptographically secure generator. A fixed
-        seed makes the release reproducible, hence not private against
-        anyone who knows the seed.
-    check_input : bool, default=True
-        Validate ``graph`` with :func:`skdpgraph.utils.check_graph`.
+    {{random_state}}
+    {{check_input}}
 
     Returns
     -------

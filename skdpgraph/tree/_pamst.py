@@ -28,6 +28,7 @@ from ..utils import (
     weight_range,
 )
 from ._base import as_graph, make_spanning_tree
+from ..utils._docs import fill_doc
 
 #: Phases of the sparse sampler only accept ring times ``T(u) + L(e)`` for
 #: which ``T(u) <= exp(_LOG_RATIO) * exp(s(e))``: the float rounding of such a
@@ -49,6 +50,7 @@ _MAX_LOG_SPREAD = 1e300
 # PAMST
 # ---------------------------------------------------------------------------
 
+@fill_doc
 def pamst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None, rho=None,
           random_state=None, check_input=True, method="auto"):
     """Private Approximation of a Minimum Spanning Tree (PAMST).
@@ -64,13 +66,11 @@ def pamst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None, rh
 
     Parameters
     ----------
-    graph : ndarray of shape (n, n) or sparse matrix
-        Canonical graph (:func:`skdpgraph.check_graph`); weights are distances.
+    {{graph}}
     epsilon : float, default=None
         Pure-DP budget of the whole tree, split evenly over the steps. The
         released topology is ``epsilon``-DP under both neighbourhoods.
-    sensitivity : float
-        ``mu``, the neighbourhood's bound on weight changes.
+    {{sensitivity}}
     neighborhood : {"l1", "linf"}, default="l1"
         Checked for consistency with the other mechanisms; the calibration of
         PAMST is the same under both.
@@ -80,13 +80,8 @@ def pamst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None, rh
     rho : float, default=None
         Instead of ``epsilon``: a zCDP budget; the tree is then ``rho``-zCDP
         (see :func:`skdpgraph.privacy.pamst_step_epsilon`).
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` draws from a cryptographically secure generator. A fixed
-        seed makes the output reproducible, hence not private against anyone
-        who knows the seed.
-    check_input : bool, default=True
-        Validate ``graph`` with :func:`skdpgraph.utils.check_graph`; pass
-        False only for a graph that already is canonical.
+    {{random_state}}
+    {{check_input}}
     method : {"auto", "race", "sequential"}, default="auto"
         Sampler of a sparse graph (all three draw the same law; see Notes):
         ``"race"``, restarts of the race of exponential clocks only;

@@ -31,8 +31,10 @@ from ..utils import (
     weight_range,
 )
 from ._base import SpanningTree
+from ..utils._docs import fill_doc
 
 
+@fill_doc
 def release_tree_weights(tree, epsilon=None, *, sensitivity, neighborhood="l1",
                          weight_bounds=None, random_state=None, mechanism="laplace",
                          delta=None, rho=None, normalize=True):
@@ -51,8 +53,7 @@ def release_tree_weights(tree, epsilon=None, *, sensitivity, neighborhood="l1",
         its weights are the true, private ones.
     epsilon : float, default=None
         Budget of the release (see ``mechanism``).
-    sensitivity : float
-        ``mu``.
+    {{sensitivity}}
     neighborhood : {"l1", "linf"}, default="l1"
         ``"l1"``: Laplace scale ``mu / epsilon``. ``"linf"``: every one of the
         ``|V| - 1`` weights can move by ``mu`` at once, so the scale is
@@ -63,10 +64,7 @@ def release_tree_weights(tree, epsilon=None, *, sensitivity, neighborhood="l1",
         Public bounds ``(low, high)`` on the true weights. Weights outside
         them are clipped in (with a warning). ``None``: computed from the
         tree's weights, with a :class:`~skdpgraph.privacy.PrivacyLeakWarning`.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` draws from a cryptographically secure generator; a fixed
-        seed makes the release reproducible, hence not private against
-        anyone who knows the seed.
+    {{random_state}}
     mechanism : {"laplace", "gaussian"}, default="laplace"
     delta : float, default=None
         Gaussian with ``epsilon``: the target delta.

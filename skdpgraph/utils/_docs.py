@@ -1,0 +1,46 @@
+"""Docstring paragraphs shared by many functions and estimators, written once.
+
+A docstring names a shared parameter as ``{{name}}`` on its own line (in the
+Parameters section, four spaces in); :func:`fill_doc` replaces it with the
+paragraph below, so every release documents its randomness, its input check
+and its accountant in the same words.
+"""
+
+_PARAMETERS = {
+    "random_state": """\
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
+        ``None`` draws from a cryptographically secure generator (AES-128 in
+        counter mode, or ChaCha20), as a private release needs. A fixed seed
+        makes the release reproducible, hence not private against anyone who
+        knows the seed: for tests and studies only.""",
+    "check_input": """\
+    check_input : bool, default=True
+        Validate ``graph`` with :func:`skdpgraph.utils.check_graph`; pass
+        False only for a graph that already is canonical.""",
+    "graph": """\
+    graph : ndarray of shape (n, n) or sparse matrix
+        A graph of distances: anything :func:`skdpgraph.utils.check_graph`
+        accepts with ``metric="precomputed"``.""",
+    "sensitivity": """\
+    sensitivity : float
+        ``mu`` of the neighbourhood (> 0): neighbouring weight functions
+        differ by at most ``mu`` in total (``"l1"``) or on each edge
+        (``"linf"``).""",
+    "accountant": """\
+    accountant : object with ``check`` and ``spend``, default=None
+        A budget accountant (:class:`skdpgraph.privacy.BudgetAccountant`,
+        diffprivlib's, or any object with their ``check``/``spend``
+        methods), charged for each release after the input is validated and
+        before any private value is read; ``None``: the default accountant
+        (:meth:`skdpgraph.privacy.BudgetAccountant.load_default`).""",
+}
+
+
+def fill_doc(obj):
+    """Replace the ``{{name}}`` lines of ``obj``'s docstring with the shared paragraphs."""
+    doc = obj.__doc__
+    if doc:  # None under python -OO
+        for name, text in _PARAMETERS.items():
+            doc = doc.replace("    {{" + name + "}}", text)
+        obj.__doc__ = doc
+    return obj
