@@ -7,10 +7,10 @@ import scipy.sparse as sp
 from sklearn.base import _fit_context
 
 from ..utils import check_adjacency
-from ..utils._validation import RealParametersMixin
+from ..utils._validation import GraphInputTagsMixin, RealParametersMixin
 
 
-class AdjacencyInputMixin(RealParametersMixin):
+class AdjacencyInputMixin(GraphInputTagsMixin, RealParametersMixin):
     """An estimator whose ``X`` is a graph's adjacency: the one ``fit``.
 
     ``fit`` validates ``X`` with :func:`skdpgraph.utils.check_adjacency`
@@ -44,24 +44,18 @@ class AdjacencyInputMixin(RealParametersMixin):
         self.n_features_in_ = A.shape[0]
         return self
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = True
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = True
-        return tags
 
 
-def set_dbmstclu_attributes(estimator, result):
-    """Copy a :class:`~skdpgraph.cluster.DBMSTCluResult` onto a
-    fitted estimator's attributes (``labels_``, ``n_clusters_``, ``dbcvi_``,
-    ``cut_edges_``, ``cut_weights_``, ``dbcvi_path_``)."""
-    estimator.labels_ = result.labels
-    estimator.n_clusters_ = result.n_clusters
-    estimator.dbcvi_ = result.dbcvi
-    estimator.cut_edges_ = result.cut_edges
-    estimator.cut_weights_ = result.cut_weights
-    estimator.dbcvi_path_ = result.dbcvi_path
+#: The fields of a DBMSTClu result that become fitted attributes.
+DBMSTCLU_FIELDS = ("labels", "n_clusters", "dbcvi", "cut_edges", "cut_weights", "dbcvi_path")
+
+
+def set_result_attributes(estimator, result, fields=None):
+    """Set ``estimator.<field>_`` from a function's result tuple, for ``fields``
+    (all of the tuple's fields by default): the estimators stay thin over the
+    functions and name their attributes after the results'."""
+    for name in result._fields if fields is None else fields:
+        setattr(estimator, name + "_", getattr(result, name))
 
 
 class ConstantWeightsWarning(UserWarning):

@@ -22,7 +22,7 @@ from ..metrics._scores import dbcvi_from_labels
 from ..tree import check_tree, tree_from_graph
 from ..tree._rooted import root_forest
 from ..utils import check_graph
-from ._base import set_dbmstclu_attributes, warn_if_constant_weights
+from ._base import DBMSTCLU_FIELDS, set_result_attributes, warn_if_constant_weights
 
 #: Two DBCVI gains closer than ``TIE_RTOL * n`` are treated as equal (a tie),
 #: so that ties in exact arithmetic are broken by the documented rule rather
@@ -1262,7 +1262,7 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
         tree = tree_from_graph(graph)
         res = dbmstclu(tree)
         self.tree_ = tree.tree
-        set_dbmstclu_attributes(self, res)
+        set_result_attributes(self, res, DBMSTCLU_FIELDS)
         return self
 
     def __sklearn_tags__(self):

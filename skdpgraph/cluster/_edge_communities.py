@@ -32,7 +32,7 @@ from ..privacy import (
     zcdp_to_approx_dp,
 )
 from ..utils import check_random_state
-from ._base import AdjacencyInputMixin
+from ._base import AdjacencyInputMixin, set_result_attributes
 from ..utils._docs import fill_doc
 
 __all__ = [
@@ -51,13 +51,9 @@ _SPECTRAL_CONSTRAINTS = {
 }
 
 
-def _set_spectral_attributes(est, result):
-    est.labels_ = result.labels
-    est.n_clusters_ = result.n_clusters
-    est.spectral_labels_ = result.spectral_labels
-    est.embedding_ = result.embedding
-    est.eigenvalues_ = result.eigenvalues
-    est.bulk_edge_ = result.bulk_edge
+#: The fields of a spectral result that become fitted attributes.
+_SPECTRAL_FIELDS = ("labels", "n_clusters", "spectral_labels", "embedding", "eigenvalues",
+                    "bulk_edge")
 
 
 class DebiasedSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
@@ -150,7 +146,7 @@ class DebiasedSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimato
                                   self.regularization, bool(self.refine),
                                   int(self.max_clusters), int(self.n_init),
                                   check_random_state(self.random_state))
-        _set_spectral_attributes(self, res)
+        set_result_attributes(self, res, _SPECTRAL_FIELDS)
 
 
 @fill_doc
@@ -256,7 +252,7 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         del A  # nothing below reads the private graph
         res = _spectral_canonical(released, p, q, k, self.regularization, bool(self.refine),
                                   int(self.max_clusters), int(self.n_init), rng)
-        _set_spectral_attributes(self, res)
+        set_result_attributes(self, res, _SPECTRAL_FIELDS)
         self.released_graph_ = released
         self.flip_probability_ = p
         self.epsilon_spent_ = float(self.epsilon)

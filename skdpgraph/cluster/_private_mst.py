@@ -37,7 +37,7 @@ from ..tree._weight_release import clip_graph_weights
 from ..utils import check_graph, check_random_state, weight_range
 from ..utils._graph import _is_networkx_graph
 from ..utils._validation import RealParametersMixin
-from ._base import set_dbmstclu_attributes, warn_if_constant_weights
+from ._base import DBMSTCLU_FIELDS, set_result_attributes, warn_if_constant_weights
 from ._dbmstclu import _n_features, dbmstclu
 from ..utils._docs import fill_doc
 
@@ -459,13 +459,9 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
                                               copy=True)
         self.tree_ = res.tree.tree
         self.tree_edges_ = res.tree.edges
-        set_dbmstclu_attributes(self, res)
-        self.weight_bounds_ = res.weight_bounds
-        self.epsilon_spent_ = res.epsilon_spent
-        self.delta_spent_ = res.delta_spent
-        self.rho_spent_ = res.rho_spent
-        self.step_epsilon_ = res.step_epsilon
-        self.tree_mechanism_ = res.tree_mechanism
+        set_result_attributes(self, res, DBMSTCLU_FIELDS + (
+            "weight_bounds", "epsilon_spent", "delta_spent", "rho_spent", "step_epsilon",
+            "tree_mechanism"))
         return self
 
     def _can_predict(self):

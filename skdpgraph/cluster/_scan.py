@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils._param_validation import Interval
 
 from ..utils import check_adjacency
-from ._base import AdjacencyInputMixin
+from ._base import AdjacencyInputMixin, set_result_attributes
 
 #: Values of ``SCAN.node_kind_``.
 NODE_KINDS = ("core", "border", "hub", "outlier")
@@ -426,7 +426,4 @@ class SCAN(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
 
     def _fit_adjacency(self, A):
         res = _scan_canonical(A, float(self.similarity_threshold), int(self.min_neighbors))
-        self.labels_ = res.labels
-        self.node_kind_ = res.node_kind
-        self.core_sample_indices_ = res.core_sample_indices
-        self.n_clusters_ = res.n_clusters
+        set_result_attributes(self, res)

@@ -43,7 +43,7 @@ from ..utils._graph import (
     _validate_array,
 )
 from ..utils._sparse import pair_index
-from ..utils._validation import RealParametersMixin
+from ..utils._validation import GraphInputTagsMixin, RealParametersMixin
 from ._pig import check_s, pig_epsilon, pig_s_from_epsilon
 from ..utils._docs import fill_doc
 
@@ -445,7 +445,8 @@ def _privacy_parameter_constraints():
 
 
 @fill_doc
-class EdgeFlipPerturbation(RealParametersMixin, TransformerMixin, BaseEstimator):
+class EdgeFlipPerturbation(GraphInputTagsMixin, RealParametersMixin, TransformerMixin,
+                           BaseEstimator):
     """Edge-DP perturbation of a graph's adjacency by edge flipping (PIG_pert).
 
     Each pair of distinct nodes keeps its adjacency bit with probability
@@ -527,13 +528,6 @@ class EdgeFlipPerturbation(RealParametersMixin, TransformerMixin, BaseEstimator)
         self.sample_rate = sample_rate
         self.max_added_edges = max_added_edges
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = True
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = True
-        tags.transformer_tags.preserves_dtype = ["float64"]
-        return tags
 
     def _fit(self, X):
         self.s_, self.epsilon_ = _resolve_privacy(

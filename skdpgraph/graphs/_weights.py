@@ -20,20 +20,17 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..utils import check_adjacency, similarity_to_distance
+from ..utils._validation import GraphInputTagsMixin
 
 #: Block size (entries of A @ A) of the structural-distance product.
 _BLOCK_NNZ = 1 << 22
 
 
-class _GraphWeightTransformer(TransformerMixin, BaseEstimator):
+class _GraphWeightTransformer(GraphInputTagsMixin, TransformerMixin, BaseEstimator):
     """Square graph in, same graph with new weights out; fitting stores the size."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = True
-        tags.input_tags.sparse = True
-        tags.input_tags.positive_only = True
-        tags.transformer_tags.preserves_dtype = ["float64"]
         tags.requires_fit = False
         return tags
 

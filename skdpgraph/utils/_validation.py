@@ -141,3 +141,20 @@ class RealParametersMixin:
         }
         validate_parameter_constraints(self._parameter_constraints, params,
                                        caller_name=type(self).__name__)
+
+
+class GraphInputTagsMixin:
+    """scikit-learn tags of an estimator whose ``X`` is a square graph.
+
+    Square (pairwise), sparse accepted, non-negative entries; a transformer
+    of such graphs returns float64.
+    """
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = True
+        tags.input_tags.sparse = True
+        tags.input_tags.positive_only = True
+        if tags.transformer_tags is not None:
+            tags.transformer_tags.preserves_dtype = ["float64"]
+        return tags
