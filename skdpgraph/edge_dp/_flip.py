@@ -10,6 +10,15 @@ at most ``(1 - s/2) / (s/2) = 2/s - 1``, so the release is
 ([1]_, Theorem 1). Any clustering computed from the perturbed graph alone is
 post-processing and has the same guarantee.
 
+On a real computer: the release is a set of pairs, not numbers, so the
+floating-point attack on ``w + noise`` does not apply. Each bit is decided
+by comparing a uniform on the ``2**-53`` grid with the flip probability
+``p = s / 2``, so the realised probability is ``p`` rounded to that grid
+(``s`` is itself rounded up so that ``ln((1 - p) / p) <= epsilon``); the
+number of flipped non-edges comes from numpy's binomial sampler and their
+positions from uniform integers. The library does not claim exactness
+beyond the resolution of those samplers.
+
 Adjacency semantics (:func:`check_adjacency`): weights are ignored.
 
 * sparse matrix or array: every stored entry, an explicitly stored zero
