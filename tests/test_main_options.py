@@ -58,3 +58,26 @@ def test_bad_values_are_refused(argv, message, capsys):
         main(argv)
     assert exc.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_verbose_estimators_report_their_stages(capsys):
+    import networkx as nx
+    import numpy as np
+
+    from skdpgraph.cluster import (DBMSTClu, NoisyPowerClustering, PrivateMSTClustering,
+                                   RandomizedResponseSpectralClustering)
+
+    X = np.random.default_rng(0).random((60, 2))
+    G = nx.to_scipy_sparse_array(nx.planted_partition_graph(2, 40, 0.5, 0.02, seed=0))
+    DBMSTClu().fit(X)
+    assert capsys.readouterr().err == ""  # silent by default
+    DBMSTClu(verbose=1).fit(X)
+    PrivateMSTClustering(weight_bounds=(0, 2), epsilon=5.0, random_state=0, verbose=1).fit(X)
+    RandomizedResponseSpectralClustering(n_clusters=2, epsilon=4.0, random_state=0,
+                                         verbose=1).fit(G)
+    NoisyPowerClustering(n_clusters=2, epsilon=4.0, random_state=0, verbose=1).fit(G)
+    err = capsys.readouterr().err
+    for line in ("[DBMSTClu] cuts:", "[PrivateMSTClustering] release (laplace):",
+                 "[RandomizedResponseSpectralClustering] randomized response:",
+                 "[NoisyPowerClustering] noisy power method"):
+        assert line in err

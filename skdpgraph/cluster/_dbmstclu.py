@@ -21,7 +21,7 @@ from sklearn.utils._param_validation import StrOptions
 from ..metrics._scores import dbcvi_from_labels
 from ..tree import check_tree, tree_from_graph
 from ..tree._rooted import root_forest
-from ..utils import check_graph
+from ..utils import StageLogger, check_graph
 from ._base import DBMSTCLU_FIELDS, set_result_attributes, warn_if_constant_weights
 
 #: Two DBCVI gains closer than ``TIE_RTOL * n`` are treated as equal (a tie),
@@ -1189,6 +1189,9 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
         ``None``: used as distances, with a
         :class:`~skdpgraph.utils.WeightMeaningWarning` when they look like
         similarities (see :func:`skdpgraph.check_graph`).
+    verbose : int, default=0
+        ``> 0``: print one line per stage of the fit (validation, tree,
+        cuts) with its duration to standard error.
 
     Attributes
     ----------
@@ -1235,12 +1238,14 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
         "metric": [StrOptions({"precomputed"}), str, callable],
         "metric_params": [dict, None],
         "weight_kind": [StrOptions({"distance", "similarity"}), None],
+        "verbose": ["verbose"],
     }
 
-    def __init__(self, metric="euclidean", metric_params=None, weight_kind=None):
+    def __init__(self, metric="euclidean", metric_params=None, weight_kind=None, verbose=0):
         self.metric = metric
         self.metric_params = metric_params
         self.weight_kind = weight_kind
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -1256,11 +1261,18 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
         -------
         self : DBMSTClu
         """
-        graph = check_graph(X, self.metric, self.metric_params, weight_kind=self.weight_kind)
+        log = StageLogger(self.verbose, "DBMSTClu")
+        with log.stage("validation") as note:
+            graph = check_graph(X, self.metric, self.metric_params,
+                                weight_kind=self.weight_kind)
+            note(f"{graph.shape[0]} nodes")
         warn_if_constant_weights(graph)
         self.n_features_in_ = _n_features(X, graph)
-        tree = tree_from_graph(graph)
-        res = dbmstclu(tree)
+        with log.stage("minimum spanning tree"):
+            tree = tree_from_graph(graph)
+        with log.stage("cuts") as note:
+            res = dbmstclu(tree)
+            note(f"{res.n_clusters} clusters")
         self.tree_ = tree.tree
         set_result_attributes(self, res, DBMSTCLU_FIELDS)
         return self

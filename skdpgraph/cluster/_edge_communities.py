@@ -31,7 +31,7 @@ from ..privacy import (
     randomized_response_probability,
     zcdp_to_approx_dp,
 )
-from ..utils import check_random_state
+from ..utils import StageLogger, check_random_state
 from ._base import AdjacencyInputMixin, set_result_attributes
 from ..utils._docs import fill_doc
 
@@ -182,6 +182,9 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         As in :class:`DebiasedSpectralClustering`.
     {{random_state}}
     {{accountant}}
+    verbose : int, default=0
+        ``> 0``: print one line per stage of the fit (release, clustering)
+        with its duration to standard error.
 
     Attributes
     ----------
@@ -224,11 +227,13 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         "sample_rate": [Interval(Real, 0, 1, closed="right")],
         "max_added_edges": [Interval(Real, 0, None, closed="left"), None],
         "accountant": [HasMethods(["check", "spend"]), None],
+        "verbose": ["verbose"],
     }
 
     def __init__(self, n_clusters="auto", *, epsilon=1.0, sample_rate=1.0,
                  max_added_edges=DEFAULT_MAX_ADDED_EDGES, regularization=None, refine=True,
-                 max_clusters=256, n_init=10, random_state=None, accountant=None):
+                 max_clusters=256, n_init=10, random_state=None, accountant=None,
+                 verbose=0):
         self.n_clusters = n_clusters
         self.epsilon = epsilon
         self.sample_rate = sample_rate
@@ -239,6 +244,7 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         self.n_init = n_init
         self.random_state = random_state
         self.accountant = accountant
+        self.verbose = verbose
 
     def _fit_adjacency(self, A):
         p = randomized_response_probability(self.epsilon)
@@ -248,10 +254,16 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         _check_release_size(n, 2.0 * p, q, self.max_added_edges)
         rng = check_random_state(self.random_state)
         charge(self.accountant, float(self.epsilon), 0.0)
-        released = _flip_canonical(A, 2.0 * p, rng, q, self.max_added_edges)
+        log = StageLogger(self.verbose, type(self).__name__)
+        with log.stage("randomized response") as note:
+            released = _flip_canonical(A, 2.0 * p, rng, q, self.max_added_edges)
+            note(f"{released.nnz // 2} released edges")
         del A  # nothing below reads the private graph
-        res = _spectral_canonical(released, p, q, k, self.regularization, bool(self.refine),
-                                  int(self.max_clusters), int(self.n_init), rng)
+        with log.stage("debiased spectral clustering") as note:
+            res = _spectral_canonical(released, p, q, k, self.regularization,
+                                      bool(self.refine), int(self.max_clusters),
+                                      int(self.n_init), rng)
+            note(f"{res.n_clusters} clusters")
         set_result_attributes(self, res, _SPECTRAL_FIELDS)
         self.released_graph_ = released
         self.flip_probability_ = p
@@ -287,6 +299,9 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         k-means restarts.
     {{random_state}}
     {{accountant}}
+    verbose : int, default=0
+        ``> 0``: print one line per stage of the fit (release, clustering)
+        with its duration to standard error.
 
     Attributes
     ----------
@@ -325,10 +340,11 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         "n_init": [Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state", np.random.Generator],
         "accountant": [HasMethods(["check", "spend"]), None],
+        "verbose": ["verbose"],
     }
 
     def __init__(self, n_clusters=8, *, epsilon=1.0, delta=1e-6, rho=None, n_iter=8,
-                 n_init=10, random_state=None, accountant=None):
+                 n_init=10, random_state=None, accountant=None, verbose=0):
         self.n_clusters = n_clusters
         self.epsilon = epsilon
         self.delta = delta
@@ -337,6 +353,7 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         self.n_init = n_init
         self.random_state = random_state
         self.accountant = accountant
+        self.verbose = verbose
 
     def _fit_adjacency(self, A):
         delta = float(self.delta)
@@ -350,10 +367,14 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         k = _check_n_clusters(self.n_clusters, n)
         rng = check_random_state(self.random_state)
         charge(self.accountant, epsilon, delta)
-        Xr, eig, _, _ = _noisy_power(A, k, rho_step, int(self.n_iter), rng)
+        log = StageLogger(self.verbose, type(self).__name__)
+        with log.stage(f"noisy power method ({int(self.n_iter)} iterations)"):
+            Xr, eig, _, _ = _noisy_power(A, k, rho_step, int(self.n_iter), rng)
         del A
-        norms = np.linalg.norm(Xr, axis=1, keepdims=True)
-        self.labels_ = _kmeans(Xr / np.where(norms > 0, norms, 1.0), k, int(self.n_init), rng)
+        with log.stage("k-means"):
+            norms = np.linalg.norm(Xr, axis=1, keepdims=True)
+            self.labels_ = _kmeans(Xr / np.where(norms > 0, norms, 1.0), k, int(self.n_init),
+                                   rng)
         self.embedding_ = Xr
         self.eigenvalues_ = eig
         self.rho_spent_ = rho

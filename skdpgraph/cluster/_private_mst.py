@@ -34,7 +34,7 @@ from ..privacy import (TREE_NOISE_MECHANISMS, NoiseDominatesWarning, approx_dp_t
                        signal_epsilon, tree_release_noise)
 from ..tree import choose_tree_mechanism, get_tree_mechanism, release_private_tree
 from ..tree._weight_release import clip_graph_weights
-from ..utils import check_graph, check_random_state, weight_range
+from ..utils import StageLogger, check_graph, check_random_state, weight_range
 from ..utils._graph import _is_networkx_graph
 from ..utils._validation import RealParametersMixin
 from ._base import DBMSTCLU_FIELDS, set_result_attributes, warn_if_constant_weights
@@ -85,7 +85,8 @@ class PrivateMSTResult(NamedTuple):
 
 def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood="l1",
                            tree_share=0.5, weight_bounds=None, accounting="pure", delta=None,
-                           accountant=None, tree_mechanism="auto", random_state=None):
+                           accountant=None, tree_mechanism="auto", random_state=None,
+                           verbose=0):
     """PTClust: DBMSTClu on a spanning tree released under weight-DP.
 
     The function form of :class:`PrivateMSTClustering` (which documents the
@@ -122,7 +123,10 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
             f"the guarantee is epsilon-DP and delta must be None (got {delta!r})."
         )
     bounds = None if weight_bounds is None else check_weight_bounds(weight_bounds)
-    graph = check_graph(graph, metric="precomputed", what="graph")
+    log = StageLogger(verbose, "PrivateMSTClustering")
+    with log.stage("validation") as note:
+        graph = check_graph(graph, metric="precomputed", what="graph")
+        note(f"{graph.shape[0]} nodes")
     # |V| and |E| are public (the topology is), so is the choice.
     n_nodes = graph.shape[0]
     n_edges = graph.nnz // 2 if sp.issparse(graph) else n_nodes * (n_nodes - 1) // 2
@@ -149,10 +153,14 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
                                  neighborhood=neighborhood, n_nodes=n_nodes, n_edges=n_edges,
                                  accounting=accounting, delta=delta, tree_share=tree_share)
     graph = clip_graph_weights(graph, bounds)
-    released = release_private_tree(graph, mechanism, plan, sensitivity=sensitivity,
-                                    neighborhood=neighborhood, weight_bounds=bounds,
-                                    random_state=rng)
-    res = dbmstclu(released)
+    with log.stage(f"release ({tree_mechanism})") as note:
+        released = release_private_tree(graph, mechanism, plan, sensitivity=sensitivity,
+                                        neighborhood=neighborhood, weight_bounds=bounds,
+                                        random_state=rng)
+        note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}")
+    with log.stage("DBMSTClu") as note:
+        res = dbmstclu(released)
+        note(f"{res.n_clusters} clusters")
     n_steps = released.weights.size
     step_eps = None
     if mechanism.composed_steps and n_steps:
@@ -318,6 +326,9 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
         The fitted model then holds the raw data: it is NOT a private
         release. Off by default.
     {{random_state}}
+    verbose : int, default=0
+        ``> 0``: print one line per stage of the fit (validation, release,
+        DBMSTClu) with its duration to standard error.
 
     Attributes
     ----------
@@ -408,6 +419,7 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
         "metric_params": [dict, None],
         "weight_kind": [StrOptions({"distance", "similarity"}), None],
         "keep_training_data": ["boolean"],
+        "verbose": ["verbose"],
         "random_state": [None, Interval(Integral, 0, None, closed="left"),
                          np.random.RandomState, np.random.Generator],
     }
@@ -415,7 +427,7 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
     def __init__(self, epsilon=1.0, sensitivity=1.0, neighborhood="l1", tree_share=0.5,
                  weight_bounds=None, accounting="pure", delta=None, accountant=None,
                  tree_mechanism="auto", metric="euclidean", metric_params=None,
-                 weight_kind=None, keep_training_data=False, random_state=None):
+                 weight_kind=None, keep_training_data=False, random_state=None, verbose=0):
         self.epsilon = epsilon
         self.sensitivity = sensitivity
         self.neighborhood = neighborhood
@@ -430,6 +442,7 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
         self.weight_kind = weight_kind
         self.keep_training_data = keep_training_data
         self.random_state = random_state
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -453,7 +466,8 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
             graph, self.epsilon, sensitivity=self.sensitivity, neighborhood=self.neighborhood,
             tree_share=self.tree_share, weight_bounds=self.weight_bounds,
             accounting=self.accounting, delta=self.delta, accountant=self.accountant,
-            tree_mechanism=self.tree_mechanism, random_state=self.random_state)
+            tree_mechanism=self.tree_mechanism, random_state=self.random_state,
+            verbose=self.verbose)
         if self.keep_training_data and self.metric != "precomputed" and not _is_networkx_graph(X):
             self.training_data_ = check_array(X, accept_sparse="csr", dtype=np.float64,
                                               copy=True)

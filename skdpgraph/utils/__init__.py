@@ -24,6 +24,7 @@ from ._sparse import (
                       weight_range,
 )
 from ._validation import check_int, check_real
+from ._verbose import StageLogger
 from ._weights import (SIMILARITY_CONVERSIONS, WEIGHT_KINDS, WeightMeaningWarning,
                        check_weight_kind, similarity_to_distance)
 
@@ -55,4 +56,5 @@ __all__ = [
     "WeightMeaningWarning",
     "check_weight_kind",
     "similarity_to_distance",
+    "StageLogger",
 ]

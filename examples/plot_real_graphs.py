@@ -31,12 +31,22 @@ Routes:
   ``1 / count`` in (0, 1] and are protected.
 * ``edge-DP, SCAN``: ``PrivateGraphClustering()`` (edge flipping, then
   ``SCAN()``), which protects the topology.
+* ``edge-DP, RR + debiased spectral``: ``RandomizedResponseSpectralClustering()``
+  (the same edge-DP release, clustered with the public flip probability
+  taken into account; the number of communities estimated from the released
+  spectrum). At epsilon 5 it finds karate's two clubs (ARI 0.88, above
+  Louvain's 0.51 against the club labels) and about half of the LFR graph's
+  planted structure; DBMSTClu is not a community detector and the
+  weight-DP rows stay near 0 on these graphs.
+
+The figure shows, for each graph, the non-private routes (grey) and the
+private ones at epsilon 5 (blue).
 
 Each private cell is the median over 3 releases (seeds 0, 1, 2; a real
 release uses ``random_state=None``). Tuning anything on these scores spends
 privacy; this is a study on data with ground truth.
 
-Run: ``python examples/real_graphs.py`` (about 2 s on 2 cores).
+Run: ``python examples/plot_real_graphs.py`` (about 5 s on 2 cores).
 """
 
 import time
@@ -46,7 +56,8 @@ import networkx as nx
 import numpy as np
 from sklearn.metrics import adjusted_rand_score
 
-from skdpgraph.cluster import SCAN, DBMSTClu, PrivateGraphClustering, PrivateMSTClustering
+from skdpgraph.cluster import (SCAN, DBMSTClu, PrivateGraphClustering, PrivateMSTClustering,
+                               RandomizedResponseSpectralClustering)
 from skdpgraph.datasets import make_lfr_graph
 from skdpgraph.graphs import StructuralDistance
 from skdpgraph.utils import from_networkx
@@ -116,20 +127,44 @@ def main():
             k = int(np.median([lab.max() + 1 for lab, _ in cells]))
             rows.append((name, f"weight-DP auto ({cells[0][1]}) on {kind}", f"{eps:g}", k,
                          f"{score(cells[0][0]).split()[0]:<3} {np.median(scores):6.3f}"))
-        for eps in EPSILONS:
-            scores, ks = [], []
-            for seed in SEEDS:
-                labels = PrivateGraphClustering(epsilon=eps, random_state=seed).fit_predict(raw)
-                scores.append(float(score(labels).split()[-1]))
-                ks.append(len(set(labels) - {-1}))
-            rows.append((name, "edge-DP SCAN", f"{eps:g}", int(np.median(ks)),
-                         f"{'ARI' if truth is not None else 'Q  '} {np.median(scores):6.3f}"))
+        for route, make in (
+                ("edge-DP SCAN", lambda e, s: PrivateGraphClustering(epsilon=e, random_state=s)),
+                ("edge-DP RR + debiased spectral", lambda e, s: (
+                    RandomizedResponseSpectralClustering(epsilon=e, random_state=s)))):
+            for eps in EPSILONS:
+                scores, ks = [], []
+                for seed in SEEDS:
+                    labels = make(eps, seed).fit_predict(raw)
+                    scores.append(float(score(labels).split()[-1]))
+                    ks.append(len(set(labels) - {-1}))
+                rows.append((name, route, f"{eps:g}", int(np.median(ks)),
+                             f"{'ARI' if truth is not None else 'Q  '} {np.median(scores):6.3f}"))
     print(f"{'graph':<15} | {'route':<42} | {'eps':>4} | {'clusters':>8} | score")
     print("-" * 90)
     for name, route, eps, k, sc in rows:
         print(f"{name:<15} | {route:<42} | {eps:>4} | {k:>8} | {sc}")
     print(f"\n(private rows: median over {len(SEEDS)} releases; "
           f"{time.perf_counter() - start:.1f} s)")
+    plot(rows)
+
+
+def plot(rows, eps="5"):
+    """One panel per graph: the score of each route, non-private and at ``eps``."""
+    import matplotlib.pyplot as plt
+
+    names = list(dict.fromkeys(r[0] for r in rows))
+    fig, axes = plt.subplots(1, len(names), figsize=(5.0 * len(names), 4.2), sharex=True)
+    for ax, name in zip(np.atleast_1d(axes), names):
+        shown = [r for r in rows if r[0] == name and r[2] in ("-", eps)]
+        labels = [r[1] if r[2] == "-" else f"{r[1]} (eps {eps})" for r in shown]
+        values = [float(r[4].split()[-1]) for r in shown]
+        ax.barh(range(len(shown)), values, color=["0.5" if r[2] == "-" else "C0" for r in shown])
+        ax.set_yticks(range(len(shown)), labels, fontsize="small")
+        ax.invert_yaxis()
+        ax.axvline(0.0, color="k", lw=0.5)
+        ax.set_title(f"{name} ({shown[0][4].split()[0].strip()})")
+    fig.tight_layout()
+    return fig
 
 
 if __name__ == "__main__":
