@@ -110,24 +110,26 @@ def _private_rows(name, data, epsilons, n_runs, seed, neighborhood="l1"):
     return out
 
 
-def _positive_float(text):
+def _positive(kind, text):
+    """``text`` as a positive ``kind`` (float: finite), or an argparse error."""
+    what = "an integer" if kind is int else "a number"
     try:
-        value = float(text)
+        value = kind(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+    if kind is int and value < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1; got {text!r}")
+    if kind is float and not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"must be a finite number > 0; got {text!r}")
     return value
 
 
+def _positive_float(text):
+    return _positive(float, text)
+
+
 def _positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1; got {text!r}")
-    return value
+    return _positive(int, text)
 
 
 def _write_figure(path, curves, epsilons, neighborhood):

@@ -182,9 +182,7 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         As in :class:`DebiasedSpectralClustering`.
     {{random_state}}
     {{accountant}}
-    verbose : int, default=0
-        ``> 0``: print one line per stage of the fit (release, clustering)
-        with its duration to standard error.
+    {{verbose}}
 
     Attributes
     ----------
@@ -299,9 +297,7 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         k-means restarts.
     {{random_state}}
     {{accountant}}
-    verbose : int, default=0
-        ``> 0``: print one line per stage of the fit (release, clustering)
-        with its duration to standard error.
+    {{verbose}}
 
     Attributes
     ----------
@@ -318,8 +314,7 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
 
     References
     ----------
-    .. [1] M. Hardt and E. Price, "The Noisy Power Method: A Meta Algorithm
-       with Applications", NeurIPS 2014.
+    .. [1] {{hardt_price}}
 
     Examples
     --------

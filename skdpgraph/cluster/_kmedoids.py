@@ -16,6 +16,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..utils import check_adjacency, check_random_state
 from ._base import AdjacencyInputMixin
+from ..utils._docs import fill_doc
 
 
 def _import_kmedoids():
@@ -107,6 +108,7 @@ def _dense_distances(A, weighted):
     return D, disconnected
 
 
+@fill_doc
 class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     """k-medoids clustering of the nodes of a graph on shortest-path distances.
 
@@ -196,8 +198,7 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     .. [2] E. Schubert and P. J. Rousseeuw, "Fast and eager k-medoids
        clustering: O(k) runtime improvement of the PAM, CLARA, and CLARANS
        algorithms", Information Systems 101, 2021.
-    .. [3] Y. Muelle, C. Clifton and K. Boehm, "Privacy-Integrated Graph
-       Clustering Through Differential Privacy", EDBT/ICDT Workshops, 2015.
+    .. [3] {{muelle}}
 
     Examples
     --------

@@ -94,8 +94,7 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
 
     References
     ----------
-    .. [1] Y. Muelle, C. Clifton and K. Boehm, "Privacy-Integrated Graph
-       Clustering Through Differential Privacy", EDBT/ICDT Workshops, 2015.
+    .. [1] {{muelle}}
 
     Examples
     --------

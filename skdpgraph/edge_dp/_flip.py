@@ -512,8 +512,7 @@ class EdgeFlipPerturbation(GraphInputTagsMixin, RealParametersMixin, Transformer
 
     References
     ----------
-    .. [1] Y. Muelle, C. Clifton and K. Boehm, "Privacy-Integrated Graph
-       Clustering Through Differential Privacy", EDBT/ICDT Workshops, 2015.
+    .. [1] {{muelle}}
 
     Examples
     --------

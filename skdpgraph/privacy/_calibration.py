@@ -35,6 +35,7 @@ from ._validation import (
     check_rho,
     check_sensitivity,
 )
+from ..utils._docs import fill_doc
 
 #: Noise distributions of the input-perturbation tree.
 INPUT_NOISES = ("gumbel", "laplace", "gaussian")
@@ -524,6 +525,7 @@ def randomized_response_probability(epsilon):
     return edge_flip_s(epsilon) / 2.0  # halving is exact in binary floating point
 
 
+@fill_doc
 def edge_product_sensitivity(iterate):
     """L2 sensitivity of ``A @ X`` when the graph ``A`` changes by one edge.
 
@@ -545,8 +547,7 @@ def edge_product_sensitivity(iterate):
 
     References
     ----------
-    .. [1] M. Hardt and E. Price, "The Noisy Power Method: A Meta Algorithm
-       with Applications", NeurIPS 2014.
+    .. [1] {{hardt_price}}
 
     Examples
     --------

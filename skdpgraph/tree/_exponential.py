@@ -126,9 +126,7 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
     ----------
     .. [HT25] R. Hladik and J. Tetek, "Near-Universally-Optimal Differentially
        Private Minimum Spanning Trees", FORC 2025, arXiv:2404.15035.
-    .. [CR21] M. Cesar and R. Rogers, "Bounding, Concentrating, and
-       Truncating: Unifying Privacy Loss Composition for Data Analytics",
-       ALT 2021.
+    .. [CR21] {{cesar_rogers}}
     .. [W96] D. B. Wilson, "Generating random spanning trees more quickly
        than the cover time", STOC 1996.
 

@@ -119,9 +119,7 @@ def input_perturbation_tree(graph, epsilon=None, *, sensitivity, neighborhood="l
        arXiv:2412.10130.
     .. [S16] A. Sealfon, "Shortest Paths and Distances with Differential
        Privacy", PODS 2016.
-    .. [CR21] M. Cesar and R. Rogers, "Bounding, Concentrating, and
-       Truncating: Unifying Privacy Loss Composition for Data Analytics",
-       ALT 2021.
+    .. [CR21] {{cesar_rogers}}
 
     Examples
     --------

@@ -73,9 +73,7 @@ def noisy_max_prim_tree(graph, epsilon=None, *, sensitivity, neighborhood="linf"
     ----------
     .. [PR24] R. Pagh and L. Retschmeier, "Faster Private Minimum Spanning
        Trees", arXiv:2408.06997.
-    .. [CR21] M. Cesar and R. Rogers, "Bounding, Concentrating, and
-       Truncating: Unifying Privacy Loss Composition for Data Analytics",
-       ALT 2021.
+    .. [CR21] {{cesar_rogers}}
 
     Examples
     --------

@@ -1,9 +1,10 @@
 """Docstring paragraphs shared by many functions and estimators, written once.
 
 A docstring names a shared parameter as ``{{name}}`` on its own line (in the
-Parameters section, four spaces in); :func:`fill_doc` replaces it with the
-paragraph below, so every release documents its randomness, its input check
-and its accountant in the same words.
+Parameters section, four spaces in), or a shared reference as
+``.. [1] {{name}}``; :func:`fill_doc` replaces it with the text below, so
+every release documents its randomness, its input check and its accountant
+in the same words, and every citation reads the same.
 """
 
 _PARAMETERS = {
@@ -33,6 +34,22 @@ _PARAMETERS = {
         methods), charged for each release after the input is validated and
         before any private value is read; ``None``: the default accountant
         (:meth:`skdpgraph.privacy.BudgetAccountant.load_default`).""",
+    "verbose": """\
+    verbose : int, default=0
+        ``> 0``: print one line per stage of the fit (validation, release,
+        clustering) with its duration to standard error.""",
+}
+
+#: References cited by many docstrings: ``{{muelle}}`` in a References
+#: section gives ``.. [<label>] ...`` with the label the docstring uses.
+_REFERENCES = {
+    "muelle": 'Y. Muelle, C. Clifton and K. Boehm, "Privacy-Integrated Graph\n'
+              '       Clustering Through Differential Privacy", EDBT/ICDT Workshops, 2015.',
+    "hardt_price": 'M. Hardt and E. Price, "The Noisy Power Method: A Meta Algorithm\n'
+                   '       with Applications", NeurIPS 2014.',
+    "cesar_rogers": 'M. Cesar and R. Rogers, "Bounding, Concentrating, and\n'
+                    '       Truncating: Unifying Privacy Loss Composition for Data Analytics",\n'
+                    '       ALT 2021.',
 }
 
 
@@ -42,5 +59,7 @@ def fill_doc(obj):
     if doc:  # None under python -OO
         for name, text in _PARAMETERS.items():
             doc = doc.replace("    {{" + name + "}}", text)
+        for name, text in _REFERENCES.items():
+            doc = doc.replace("{{" + name + "}}", text)
         obj.__doc__ = doc
     return obj
