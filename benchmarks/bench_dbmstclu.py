@@ -31,7 +31,7 @@ from scipy.sparse.csgraph import minimum_spanning_tree
 
 from skdpgraph import PrivateMSTClustering, dbmstclu
 from skdpgraph.tree import check_tree
-from skdpgraph.tree._rooted import root_forest
+from skdpgraph.tree import root_forest
 from skdpgraph.utils import edges_to_csr
 
 

@@ -52,11 +52,12 @@ def test_cks_conversion(rho, delta):
     assert eps == pytest.approx(_cks_brute(rho, delta), rel=1e-6, abs=1e-9)
 
 
-def test_cks_at_a_fixed_order_hand_computed():
-    # At alpha = 2: 2 rho + ln(1/delta) + ln(1/2) - ln 2 = 2 rho + ln(1/delta) - 2 ln 2.
-    from skdpgraph.privacy._accounting import _cks_epsilon_at
-    assert _cks_epsilon_at(2.0, 0.1, math.log(1e5)) == pytest.approx(
-        0.2 + math.log(1e5) - 2 * math.log(2))
+def test_cks_is_below_its_value_at_a_fixed_order_hand_computed():
+    # Every Renyi order gives a valid epsilon and the conversion takes the
+    # smallest: at alpha = 2 the bound is 2 rho + ln(1/delta) - 2 ln 2.
+    at_two = 0.2 + math.log(1e5) - 2 * math.log(2)
+    assert zcdp_to_approx_dp(0.1, 1e-5) <= at_two
+    assert zcdp_to_approx_dp(0.1, 1e-5) < zcdp_to_approx_dp(0.1, 1e-5, method="bun_steinke")
 
 
 @pytest.mark.parametrize("method", ["cks", "bun_steinke"])

@@ -7,7 +7,7 @@ perturbed graph alone is post-processing and keeps the guarantee
 (``skdpgraph.cluster.PrivateGraphClustering``).
 """
 
-from ._flip import DEFAULT_MAX_ADDED_EDGES, EdgeFlipPerturbation, expected_added_edges, flip_edges
+from ._flip import flip_pair_keys, DEFAULT_MAX_ADDED_EDGES, EdgeFlipPerturbation, expected_added_edges, flip_edges
 from ._power import NoisyPowerResult, noisy_power_method
 from ._spectral import (
                         DebiasedSpectralResult,
@@ -29,6 +29,7 @@ from ._pig import (
 __all__ = [
     "EdgeFlipPerturbation",
     "flip_edges",
+    "flip_pair_keys",
     "expected_added_edges",
     "DEFAULT_MAX_ADDED_EDGES",
     "pig_epsilon",

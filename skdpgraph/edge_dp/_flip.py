@@ -152,20 +152,55 @@ def _sample_new_pairs(edge_keys, n_pairs, k, rng):
     return accepted
 
 
-def _flip_pair_keys(edge_keys, n_pairs, p, rng, method="auto", sample_rate=1.0):
-    """Flip every pair's bit with probability ``p``, keep each released pair with
-    probability ``sample_rate``; return the new edge keys (sorted).
+def flip_pair_keys(edge_keys, n_pairs, p, random_state, *, method="auto", sample_rate=1.0):
+    """Edge flipping on pair indices: the sampler behind :func:`flip_edges`.
 
-    ``edge_keys`` are the sorted pair indices of the edges. An edge is
+    Pairs are numbered ``0 .. n_pairs - 1`` (for a graph of ``n`` nodes, the
+    row-major strict upper triangle: :func:`skdpgraph.utils.pair_index`).
+    Every pair's bit is flipped with probability ``p`` and each released pair
+    is then kept with probability ``sample_rate``, independently: an edge is
     released with probability ``(1 - p) q`` and a non-edge with probability
-    ``p q`` (``q = sample_rate``; ``q = 1`` is plain flipping), independently
-    over pairs. ``method="dense"`` draws one uniform per pair (O(n_pairs));
-    ``"sparse"`` keeps each edge with its probability, draws the number of
-    released non-edges from ``Binomial(n_pairs - |E|, p q)`` and their
-    positions uniformly among the non-edges (O(|E| + edges added)). Both
-    sample the same law exactly. The
-    uniforms are drawn in chunks (the same stream as one draw).
+    ``p q`` (``q = sample_rate``). This is the randomized response of
+    :func:`flip_edges` (``p = s / 2``) without any graph structure, for
+    inputs given directly as pair indices.
+
+    Parameters
+    ----------
+    edge_keys : ndarray of int64
+        Sorted, distinct pair indices of the edges.
+    n_pairs : int
+        Number of pairs.
+    p : float in [0, 1]
+        Flip probability.
+    random_state : numpy.random.Generator
+    method : {"auto", "dense", "sparse"}, default="auto"
+        ``"dense"`` draws one uniform per pair (``O(n_pairs)``); ``"sparse"``
+        decides each edge, draws the number of released non-edges from
+        ``Binomial(n_pairs - |E|, p q)`` and their positions uniformly among
+        the non-edges (``O(|E| + pairs added)``); both sample the same law
+        exactly. ``"auto"`` takes the dense one while ``n_pairs`` is at most
+        8 times the expected output (plus 4096).
+    sample_rate : float in (0, 1], default=1.0
+
+    Returns
+    -------
+    ndarray of int64
+        The released pair indices, sorted.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skdpgraph.edge_dp import flip_pair_keys
+    >>> keys = np.array([0, 3, 5])
+    >>> flip_pair_keys(keys, 6, 0.0, np.random.default_rng(0)).tolist()
+    [0, 3, 5]
     """
+    if method not in ("auto", "dense", "sparse"):
+        raise ValueError(f"method must be 'auto', 'dense' or 'sparse'; got {method!r}.")
+    p = check_real(p, "p", low=0.0, high=1.0)
+    sample_rate = _check_sample_rate(sample_rate)
+    edge_keys = np.asarray(edge_keys, dtype=np.int64)
+    rng = random_state
     m = edge_keys.size
     p_keep = (1.0 - p) * sample_rate
     p_add = p * sample_rate
@@ -322,7 +357,7 @@ def _check_release_size(n, s, sample_rate, max_added_edges):
         )
 
 
-def _flip_canonical(A, s, rng, sample_rate=1.0, max_added_edges=None):
+def _flip_canonical(A, s, rng, sample_rate=1.0, max_added_edges=None, method="auto"):
     """Edge flipping (then subsampling) on a canonical binary adjacency (no validation).
 
     Memory: the input's upper edge keys (8 bytes per input edge), then the
@@ -336,7 +371,8 @@ def _flip_canonical(A, s, rng, sample_rate=1.0, max_added_edges=None):
         raise ValueError(f"Graphs with {n} >= 2**31 nodes are not supported.")
     _check_release_size(n, s, sample_rate, max_added_edges)
     keys = _upper_pair_keys(A)
-    new_keys = _flip_pair_keys(keys, n * (n - 1) // 2, s / 2.0, rng, sample_rate=sample_rate)
+    new_keys = flip_pair_keys(keys, n * (n - 1) // 2, s / 2.0, rng, method=method,
+                               sample_rate=sample_rate)
     del keys
     key_start, cols = _split_pair_keys(new_keys, n)
     del new_keys
@@ -345,7 +381,7 @@ def _flip_canonical(A, s, rng, sample_rate=1.0, max_added_edges=None):
 
 @fill_doc
 def flip_edges(adjacency, s, random_state=None, *, sample_rate=1.0,
-               max_added_edges=DEFAULT_MAX_ADDED_EDGES):
+               max_added_edges=DEFAULT_MAX_ADDED_EDGES, method="auto"):
     """Perturb a graph by edge flipping (PIG_pert, Algorithm 1 of Muelle et al.).
 
     Every unordered pair of distinct nodes keeps its adjacency bit with
@@ -383,6 +419,13 @@ def flip_edges(adjacency, s, random_state=None, *, sample_rate=1.0,
         added edges, ``q (s/2) n (n - 1) / 2`` (:func:`expected_added_edges`,
         public parameters only), exceeds this; checked before anything is
         allocated. ``None`` disables the check.
+    method : {"auto", "dense", "sparse"}, default="auto"
+        Sampler, both exact for the same law: ``"dense"`` draws one uniform
+        per pair (``O(n^2)`` time, one bit per pair of memory); ``"sparse"``
+        decides each edge and draws the number of added pairs from a binomial
+        and their positions uniformly (``O(|E| + edges added)``); ``"auto"``
+        takes the dense one while ``n (n - 1) / 2`` is at most 8 times the
+        expected output.
 
     Returns
     -------
@@ -409,7 +452,7 @@ def flip_edges(adjacency, s, random_state=None, *, sample_rate=1.0,
     max_added_edges = _check_max_added_edges(max_added_edges)
     A = check_adjacency(adjacency, what="adjacency")
     rng = check_random_state(random_state)
-    return _flip_canonical(A, s, rng, sample_rate, max_added_edges)
+    return _flip_canonical(A, s, rng, sample_rate, max_added_edges, method)
 
 
 # --------------------------------------------------------------------------

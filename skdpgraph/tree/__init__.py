@@ -18,6 +18,7 @@ from ._laplace_mst import laplace_mst
 from ._mst import minimum_spanning_tree, tree_from_graph
 from ._noisy_max_prim import noisy_max_prim_tree
 from ._pamst import pamst
+from ._rooted import RootedForest, path_max, root_forest
 from ._registry import (
                         TREE_MECHANISMS,
                         TreeMechanism,
@@ -32,6 +33,9 @@ from ._weight_release import release_tree_weights
 __all__ = [
     "SpanningTree",
     "make_spanning_tree",
+    "RootedForest",
+    "root_forest",
+    "path_max",
     "check_tree",
     "minimum_spanning_tree",
     "tree_from_graph",
