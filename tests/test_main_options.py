@@ -81,3 +81,24 @@ def test_verbose_estimators_report_their_stages(capsys):
                  "[RandomizedResponseSpectralClustering] randomized response:",
                  "[NoisyPowerClustering] noisy power method"):
         assert line in err
+
+
+def test_every_graph_clusterer_takes_verbose(capsys):
+    import networkx as nx
+
+    from skdpgraph.cluster import (SCAN, DebiasedSpectralClustering, GraphKMedoids,
+                                   PrivateGraphClustering)
+
+    G = nx.to_scipy_sparse_array(nx.planted_partition_graph(2, 30, 0.5, 0.02, seed=0))
+    models = [SCAN(), GraphKMedoids(2, random_state=0),
+              DebiasedSpectralClustering(2, random_state=0),
+              PrivateGraphClustering(SCAN(), epsilon=3.0, random_state=0)]
+    for model in models:
+        model.fit(G)
+    assert capsys.readouterr().err == ""  # silent by default
+    for model in models:
+        model.set_params(verbose=1).fit(G)
+        err = capsys.readouterr().err
+        name = type(model).__name__
+        assert f"[{name}] validation:" in err and "(60 nodes," in err
+        assert f"[{name}] fit:" in err and "clusters)" in err

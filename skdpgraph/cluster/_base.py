@@ -6,7 +6,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import _fit_context
 
-from ..utils import check_adjacency
+from ..utils import StageLogger, check_adjacency
 from ..utils._validation import GraphInputTagsMixin, RealParametersMixin
 
 
@@ -39,8 +39,15 @@ class AdjacencyInputMixin(GraphInputTagsMixin, RealParametersMixin):
         -------
         self
         """
-        A = check_adjacency(X, weighted=self._weighted_input())
-        self._fit_adjacency(A)
+        log = StageLogger(getattr(self, "verbose", 0), type(self).__name__)
+        with log.stage("validation") as note:
+            A = check_adjacency(X, weighted=self._weighted_input())
+            note(f"{A.shape[0]} nodes, {A.nnz // 2} edges")
+        with log.stage("fit") as note:
+            self._fit_adjacency(A)
+            if log.verbose > 0:
+                labels = np.asarray(self.labels_)
+                note(f"{np.unique(labels[labels != -1]).size} clusters")
         self.n_features_in_ = A.shape[0]
         return self
 

@@ -56,6 +56,7 @@ _SPECTRAL_FIELDS = ("labels", "n_clusters", "spectral_labels", "embedding", "eig
                     "bulk_edge")
 
 
+@fill_doc
 class DebiasedSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     """Spectral clustering of a released randomized-response graph, debiased.
 
@@ -90,6 +91,7 @@ class DebiasedSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimato
         k-means restarts.
     random_state : None, int or numpy.random.Generator, default=None
         Randomness of the eigensolver start and of k-means.
+    {{verbose}}
 
     Attributes
     ----------
@@ -125,11 +127,12 @@ class DebiasedSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimato
         **_SPECTRAL_CONSTRAINTS,
         "flip_probability": [Interval(Real, 0, 0.5, closed="left")],
         "sample_rate": [Interval(Real, 0, 1, closed="right")],
+        "verbose": ["verbose"],
     }
 
     def __init__(self, n_clusters="auto", *, flip_probability=0.0, sample_rate=1.0,
                  regularization=None, refine=True, max_clusters=256, n_init=10,
-                 random_state=None):
+                 random_state=None, verbose=0):
         self.n_clusters = n_clusters
         self.flip_probability = flip_probability
         self.sample_rate = sample_rate
@@ -138,6 +141,7 @@ class DebiasedSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimato
         self.max_clusters = max_clusters
         self.n_init = n_init
         self.random_state = random_state
+        self.verbose = verbose
 
     def _fit_adjacency(self, A):
         n = A.shape[0]

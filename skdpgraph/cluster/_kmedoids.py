@@ -168,6 +168,7 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         for weighted lengths, so 2048 MiB admits 22,700 nodes (16,000
         weighted). A larger graph raises ``ValueError`` before anything is
         allocated. ``None``: no limit.
+    {{verbose}}
 
     Attributes
     ----------
@@ -217,6 +218,7 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state", np.random.Generator],
         "max_memory": [Interval(Real, 0, None, closed="neither"), None],
+        "verbose": ["verbose"],
     }
 
     def __init__(
@@ -236,6 +238,7 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         max_iter=300,
         random_state=None,
         max_memory=2048,
+        verbose=0,
     ):
         self.n_clusters = n_clusters
         self.weighted = weighted
@@ -244,6 +247,7 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         self.max_iter = max_iter
         self.random_state = random_state
         self.max_memory = max_memory
+        self.verbose = verbose
 
     def _weighted_input(self):
         return self.weighted

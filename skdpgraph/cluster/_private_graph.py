@@ -71,6 +71,7 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     max_added_edges : float or None, default=20_000_000
         Refuse, before allocating, a release expected to add more edges than
         this (``q (s/2) n (n - 1) / 2``, public parameters only).
+    {{verbose}}
 
     Attributes
     ----------
@@ -111,10 +112,12 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"]), None],
         **_privacy_parameter_constraints(),
+        "verbose": ["verbose"],
     }
 
     def __init__(self, estimator=None, epsilon=1.0, s=None, random_state=None,
-                 accountant=None, *, sample_rate=1.0, max_added_edges=DEFAULT_MAX_ADDED_EDGES):
+                 accountant=None, *, sample_rate=1.0,
+                 max_added_edges=DEFAULT_MAX_ADDED_EDGES, verbose=0):
         self.estimator = estimator
         self.epsilon = epsilon
         self.s = s
@@ -122,6 +125,7 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         self.accountant = accountant
         self.sample_rate = sample_rate
         self.max_added_edges = max_added_edges
+        self.verbose = verbose
 
     def _fit_adjacency(self, A):
         s, epsilon = _resolve_privacy(self.epsilon, self.s, type(self).__name__)

@@ -10,6 +10,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils._param_validation import Interval
 
 from ..utils import check_adjacency
+from ..utils._docs import fill_doc
 from ._base import AdjacencyInputMixin, set_result_attributes
 
 #: Values of ``SCAN.node_kind_``.
@@ -362,6 +363,7 @@ def scan(adjacency, *, similarity_threshold=0.7, min_neighbors=2):
     return _scan_canonical(A, float(similarity_threshold), int(min_neighbors))
 
 
+@fill_doc
 class SCAN(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     """SCAN structural graph clustering (Xu et al. 2007), with hubs and outliers.
 
@@ -380,6 +382,7 @@ class SCAN(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     min_neighbors : int >= 1, default=2
         Minimum size of a core's similar neighbourhood, the node itself
         included (Xu et al.'s mu).
+    {{verbose}}
 
     Attributes
     ----------
@@ -418,11 +421,13 @@ class SCAN(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     _parameter_constraints = {
         "similarity_threshold": [Interval(Real, 0, 1, closed="right")],
         "min_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "verbose": ["verbose"],
     }
 
-    def __init__(self, similarity_threshold=0.7, min_neighbors=2):
+    def __init__(self, similarity_threshold=0.7, min_neighbors=2, verbose=0):
         self.similarity_threshold = similarity_threshold
         self.min_neighbors = min_neighbors
+        self.verbose = verbose
 
     def _fit_adjacency(self, A):
         res = _scan_canonical(A, float(self.similarity_threshold), int(self.min_neighbors))
