@@ -1,20 +1,21 @@
-"""Exact UST sampling by Wilson's cycle popping, vectorised, with trap elimination.
+"""Exact UST sampling by Wilson's algorithm, with trap elimination.
 
-Every non-root node draws a successor with probability proportional to the
-conductances of its edges; while the successor graph has cycles, the nodes
-on the cycles draw again. The tree left when no cycle remains is a UST, and
-the result does not depend on the order in which cycles are popped
-([W96]_, [PW98]_), so all cycles present are popped at once, one vectorised
-round at a time. Expected work is Wilson's mean hitting time: small on
-well-mixing graphs, growing like ``exp(c * gap)`` when light clusters are
-joined by edges heavier by ``gap`` (the walk is trapped inside clusters).
+Every non-root node has a stack of i.i.d. successor draws, with probability
+proportional to the conductances of its edges; while the graph of the top
+arrows has cycles, a cycle is popped (its nodes move to their next draw).
+The tree left when no cycle remains is a UST, and the result does not
+depend on the order in which cycles are popped ([W96]_, [PW98]_). Wilson's
+loop-erased random walks pop them one walk at a time; the expected work is
+his mean hitting time: small on well-mixing graphs, growing like
+``exp(c * gap)`` when light clusters are joined by edges heavier by ``gap``
+(the walk is trapped inside clusters).
 
 *Stopping is exact.* By Wilson's theorem the collection of popped
-(coloured) cycles is independent of the final tree, and so is the sequence
-of rounds (a cycle present in a round is made of arrows that will be
-popped, so which cycles each round pops is determined by the popped
-collection). A run stopped by a budget counted on the rounds and draws only
-is therefore independent of the tree it would have produced: restarting, or
+(coloured) cycles is independent of the final tree. A completed run reads
+``n - n_roots`` draws plus the total length of the popped cycles, and the
+count only grows, so the rule "stop once more than ``max_work`` draws were
+read" stops exactly the runs whose popped cycles are too long: it is
+independent of the tree the run would have produced, and restarting, or
 switching to another exact sampler, leaves the output law exactly the UST.
 
 References
@@ -25,6 +26,8 @@ References
    sample from a generic Markov chain and generate a random spanning tree of
    a directed graph", J. Algorithms 27 (1998).
 """
+
+from array import array
 
 import numpy as np
 import scipy.sparse as sp
@@ -40,9 +43,6 @@ from ._common import (
     gumbel,
     logsumexp,
 )
-
-#: Work units charged per cycle-popping round (its fixed overhead).
-ROUND_COST = 300
 
 #: Neighbours below this fraction of their row's total are drawn apart from
 #: the inverse-CDF lookup, which on 53-bit uniforms could never pick them.
@@ -73,16 +73,23 @@ class _SuccessorSampler:
     """
 
     def __init__(self, u, v, logc, n):
-        src = np.concatenate([u, v])
-        dst = np.concatenate([v, u])
-        lc = np.concatenate([logc, logc])
-        order = np.lexsort((dst, src))
-        src, dst, lc = src[order], dst[order], lc[order]
-        deg = np.bincount(src, minlength=n)
-        indptr = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(deg, out=indptr[1:])
+        # Both directions, sorted by (source, target): scipy's CSR build is a
+        # linear counting sort, several times faster than a lexsort.
+        both = np.concatenate([logc, logc])
+        rows, cols = np.concatenate([u, v]), np.concatenate([v, u])
+        sym = sp.csr_array((both, (rows, cols)), shape=(n, n))
+        if sym.nnz != both.size:  # a log-conductance of 0 dropped: carry positions
+            sym = sp.csr_array((np.arange(1, both.size + 1), (rows, cols)), shape=(n, n))
+            sym.data = both[sym.data - 1]
+        sym.sort_indices()
+        indptr = sym.indptr.astype(np.int64)
+        deg = np.diff(indptr)
+        src = np.repeat(np.arange(n, dtype=np.int64), deg)
+        dst = sym.indices.astype(np.int64)
+        lc = sym.data
         rowmax = np.full(n, -np.inf)
-        np.maximum.at(rowmax, src, lc)
+        nonempty = deg > 0
+        rowmax[nonempty] = np.maximum.reduceat(lc, indptr[:-1][nonempty])
         p = np.exp(lc - rowmax[src])
         with np.errstate(divide="ignore"):
             self.log_strength = np.where(
@@ -116,6 +123,9 @@ class _SuccessorSampler:
             log_light = np.where(is_light, lc[flat], -np.inf) if is_light.any() else None
             self.row_in_block[nodes] = np.arange(nodes.size)
             self.blocks[int(wc)] = (cdf, nbr, cs[np.arange(nodes.size), d - 1], log_light)
+        # Per-node lookups of draw_many as Python objects: no numpy scalars.
+        self._wc, self._row = width_class.tolist(), self.row_in_block.tolist()
+        self._has_light = set(np.flatnonzero(self.log_light > -np.inf).tolist())
 
     def draw(self, nodes, rng):
         """One successor for each node of ``nodes``; also returns the work done."""
@@ -142,19 +152,36 @@ class _SuccessorSampler:
             work += sel.size * cdf.shape[1]
         return out, work
 
+    def draw_many(self, x, size, rng):
+        """``size`` i.i.d. successors of the one node ``x`` (the law of :meth:`draw`)."""
+        if x in self._has_light:
+            return self.draw(np.full(size, x, dtype=np.int64), rng)[0]
+        cdf, nbr, total, _ = self.blocks[self._wc[x]]
+        row = self._row[x]
+        # searchsorted(side="right") counts the entries <= target, as draw() does.
+        return nbr[row][cdf[row].searchsorted(rng.random(size) * total[row], side="right")]
+
 
 def cycle_popping(u, v, logc, n, rng, max_work, labels=None):
-    """Exact UST (forest) by vectorised cycle popping, under a budget.
+    """Exact UST (forest) by Wilson's algorithm on pre-drawn stacks, under a budget.
 
     Returns ``(succ, roots, trapped)``. ``succ[x]`` is the parent of ``x``
     in the tree oriented towards the root of its component (``succ[root] =
-    root``), or ``succ`` is None when the work exceeded ``max_work``: the
-    number of successor draws weighted by the width of the drawn rows, plus
-    :data:`ROUND_COST` per round, a function of the popped cycles only (see
-    the module docstring; counting the pointer jumps as well would not be:
-    they depend on the tree). ``trapped`` then holds the nodes popped most
-    often, most frequent first. A round costs ``O(a log a)`` for the ``a``
-    nodes not yet joined to a root, plus a fixed overhead.
+    root``), or ``succ`` is None when the number of successor draws exceeded
+    ``max_work``; ``trapped`` then holds the nodes popped most often, most
+    frequent first.
+
+    Every node gets a stack of i.i.d. successor draws, drawn in bulk and
+    refilled (doubling) when used up; loop-erased random walks from each
+    node in turn read them ([W96]_). The draws a completed run reads are
+    ``n - n_roots`` plus the total length of the popped cycles, a function
+    of the popped cycles only, so the stopping rule "more than ``max_work``
+    draws" is independent of the tree (see the module docstring). The work
+    is Wilson's mean hitting time, one draw per step of the walk: the walk
+    is a plain Python loop, because a vectorised round of cycle popping
+    costs a pass over every node not yet joined to a root, and on graphs
+    that mix slowly (geometric k-nearest-neighbour graphs) thousands of
+    rounds each pop a few hundred nodes among a hundred thousand waiting.
     """
     sampler = _SuccessorSampler(u, v, logc, n)
     if labels is None:
@@ -163,32 +190,63 @@ def cycle_popping(u, v, logc, n, rng, max_work, labels=None):
     # Root each component at its node of largest total conductance (any root
     # gives the same law; a well-connected one shortens the walks).
     roots = group_argmax(labels, sampler.log_strength)
-    frozen = np.zeros(n, dtype=bool)
-    frozen[roots] = True
-    succ = np.arange(n, dtype=np.int64)
-    active = np.flatnonzero(~frozen)
-    succ[active], work = sampler.draw(active, rng)
-    ident = np.arange(n, dtype=np.int64)
-    pops = np.zeros(n, dtype=np.int64)
-    while active.size:
-        jump = np.where(frozen, ident, succ)
-        for _ in range(int(active.size).bit_length() + 1):
-            jump[active] = jump[jump[active]]
-        reached = frozen[jump[active]]
-        frozen[active[reached]] = True
-        active = active[~reached]
-        if active.size == 0:
-            break
-        # Nodes on cycles: after >= |active| steps every walk is on its cycle.
-        cyc = np.unique(jump[active])
-        succ[cyc], w = sampler.draw(cyc, rng)
-        pops[cyc] += 1
-        work += w + ROUND_COST
-        if work > max_work:
-            # The nodes popped far more often than the others are the traps.
-            hot = np.flatnonzero(pops >= max(2, pops.max() // 10))
-            return None, roots, hot[np.argsort(-pops[hot], kind="stable")]
+    succ, drawn = _wilson(sampler, n, roots, rng, max_work)
+    if succ is None:
+        pops = np.maximum(drawn - 1, 0)
+        hot = np.flatnonzero(pops >= max(2, pops.max() // 10))
+        return None, roots, hot[np.argsort(-pops[hot], kind="stable")]
     return succ, roots, None
+
+
+#: Successors drawn ahead for every node (its stack), before any refill.
+_STACK_DEPTH = 4
+
+
+def _wilson(sampler, n, roots, rng, max_work):
+    """Loop-erased random walks on pre-drawn stacks: ``(succ, None)`` or ``(None, drawn)``.
+
+    ``drawn[x]`` is the number of successors of ``x`` read when the budget
+    ran out.
+    """
+    is_root = np.zeros(n, dtype=bool)
+    is_root[roots] = True
+    walkers = np.flatnonzero(~is_root)
+    depth = _STACK_DEPTH
+    stack = array("q", sampler.draw(np.repeat(walkers, depth), rng)[0].tobytes())
+    start = np.zeros(n, dtype=np.int64)
+    start[walkers] = depth * np.arange(walkers.size)
+    filled = np.where(is_root, 0, depth)  # successors given to each node so far
+    ptr = array("q", start.tobytes())
+    end = array("q", (start + filled).tobytes())
+    filled = filled.tolist()
+    intree = bytearray(is_root.tobytes())
+    nxt = array("q", np.arange(n, dtype=np.int64).tobytes())
+    budget = float(max_work)
+    steps = 0
+    for s in walkers.tolist():
+        x = s
+        while not intree[x]:
+            p = ptr[x]
+            if p == end[x]:
+                if steps > budget:
+                    break
+                size = filled[x]  # the node's stack doubles
+                filled[x] = 2 * size
+                p = len(stack)
+                stack.frombytes(sampler.draw_many(x, size, rng).tobytes())
+                end[x] = p + size
+            ptr[x] = p + 1
+            y = nxt[x] = stack[p]
+            x = y
+            steps += 1
+        if steps > budget:
+            left = np.frombuffer(end, dtype=np.int64) - np.frombuffer(ptr, dtype=np.int64)
+            return None, np.asarray(filled, dtype=np.int64) - left
+        x = s
+        while not intree[x]:
+            intree[x] = 1
+            x = nxt[x]
+    return np.frombuffer(nxt, dtype=np.int64).copy(), None
 
 
 def successor_edges(u, v, n, succ, roots):
@@ -328,8 +386,11 @@ def _unwind_traps(rec, succ, roots, n, rng):
     bucket = {}
     n_levels = len(rec.x)
     noise = GumbelStream(rng)
-    for i, (a, b) in enumerate(zip(eu, ev)):
-        s = rec.source(a, b, n_levels, noise)
+    # Only an edge between two neighbours of eliminated nodes can come from a mesh.
+    near = np.zeros(n, dtype=bool)
+    near[np.fromiter(rec.member, dtype=np.int64, count=len(rec.member))] = True
+    for i in np.flatnonzero(near[nonroot] & near[succ[nonroot]]).tolist():
+        s = rec.source(eu[i], ev[i], n_levels, noise)
         if s >= 0:
             bucket.setdefault(s, []).append(i)
     for t in range(n_levels - 1, -1, -1):

@@ -118,6 +118,8 @@ def gap_split(logc):
     m = logc.size
     if m < 2:
         return None
+    if float(logc.max() - logc.min()) <= PRUNE_LOG_BOUND + math.log(2.0 * (m - 1)):
+        return None  # no gap can reach the smallest need: skip the sort
     x = np.sort(-logc)  # light (large conductance) first
     gaps = np.diff(x)
     i = np.arange(1, m)
