@@ -38,6 +38,10 @@ _PARAMETERS = {
     verbose : int, default=0
         ``> 0``: print one line per stage of the fit (validation, release,
         clustering) with its duration to standard error.""",
+    # An attribute, for the Attributes section of a graph transformer.
+    "n_features_in": """\
+    n_features_in_ : int
+        Number of nodes of the graph seen in :meth:`fit`.""",
 }
 
 #: References cited by many docstrings: ``{{muelle}}`` in a References
