@@ -5,7 +5,13 @@ Parameters section, four spaces in), or a shared reference as
 ``.. [1] {{name}}``; :func:`fill_doc` replaces it with the text below, so
 every release documents its randomness, its input check and its accountant
 in the same words, and every citation reads the same.
+
+:func:`doc_template` serves functions whose whole docstrings share one
+outline: the outline is written once, and each function fills in its own
+fields.
 """
+
+import re
 
 _PARAMETERS = {
     "random_state": """\
@@ -67,3 +73,27 @@ def fill_doc(obj):
             doc = doc.replace("{{" + name + "}}", text)
         obj.__doc__ = doc
     return obj
+
+
+def doc_template(template, **fields):
+    """Decorator: the docstring is ``template`` with ``fields`` (and ``name``) filled in.
+
+    A field alone on its line (``    {notes}``) may hold several lines: they are
+    written dedented and indented here to the placeholder's column. Fields
+    inside a line are replaced as they are. ``{name}`` is the function's name.
+    """
+
+    def decorate(func):
+        values = {"name": func.__name__, **fields}
+
+        def fill(match):
+            indent, whole_line, inline = match.groups()
+            if inline is not None:
+                return str(values[inline])
+            lines = str(values[whole_line]).split("\n")
+            return "\n".join(indent + line if line else line for line in lines)
+
+        func.__doc__ = re.sub(r"(?m)^( *)\{(\w+)\}$|\{(\w+)\}", fill, template)
+        return func
+
+    return decorate
