@@ -310,9 +310,7 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     delta_spent_ : float
     n_features_in_ : int
 
-    References
-    ----------
-    .. [1] {{hardt_price}}
+    {{hardt_price_references}}
 
     Examples
     --------

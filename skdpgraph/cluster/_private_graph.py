@@ -85,9 +85,7 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
     skdpgraph.edge_dp.EdgeFlipPerturbation : the perturbation alone, for
         pipelines.
 
-    References
-    ----------
-    .. [1] {{muelle}}
+    {{muelle_references}}
 
     Examples
     --------

@@ -589,9 +589,7 @@ class EdgeFlipPerturbation(GraphInputTagsMixin, RealParametersMixin, Transformer
     flip_edges : the function doing the work.
     skdpgraph.cluster.PrivateGraphClustering : perturbation then clustering.
 
-    References
-    ----------
-    .. [1] {{muelle}}
+    {{muelle_references}}
 
     Examples
     --------

@@ -1,8 +1,9 @@
 """Docstring paragraphs shared by many functions and estimators, written once.
 
 A docstring names a shared parameter as ``{{name}}`` on its own line (in the
-Parameters section, four spaces in), or a shared reference as
-``.. [1] {{name}}``; :func:`fill_doc` replaces it with the text below, so
+Parameters section, four spaces in), a shared reference as
+``.. [1] {{name}}`` (or a References section citing only it as
+``{{name_references}}``); :func:`fill_doc` replaces it with the text below, so
 every release documents its randomness, its input check and its accountant
 in the same words, and every citation reads the same.
 
@@ -51,7 +52,9 @@ _PARAMETERS = {
 }
 
 #: References cited by many docstrings: ``{{muelle}}`` in a References
-#: section gives ``.. [<label>] ...`` with the label the docstring uses.
+#: section gives ``.. [<label>] ...`` with the label the docstring uses;
+#: ``{{muelle_references}}`` alone on its line, four spaces in, gives the
+#: whole References section of a docstring that cites only that work.
 _REFERENCES = {
     "muelle": 'Y. Muelle, C. Clifton and K. Boehm, "Privacy-Integrated Graph\n'
               '       Clustering Through Differential Privacy", EDBT/ICDT Workshops, 2015.',
@@ -70,6 +73,8 @@ def fill_doc(obj):
         for name, text in _PARAMETERS.items():
             doc = doc.replace("    {{" + name + "}}", text)
         for name, text in _REFERENCES.items():
+            section = "    References\n    ----------\n    .. [1] " + text
+            doc = doc.replace("    {{" + name + "_references}}", section)
             doc = doc.replace("{{" + name + "}}", text)
         obj.__doc__ = doc
     return obj
