@@ -129,8 +129,6 @@ def plot_graph(graph, positions, labels=None, tree=None, cut_edges=None, ax=None
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from skdpgraph.cluster import DBMSTClu
     >>> from skdpgraph.datasets import make_homogeneous_moons
     >>> from skdpgraph.plotting import plot_graph
@@ -256,8 +254,6 @@ def plot_dbcvi_path(model_or_path, ax=None, *, label=None):
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import numpy as np
     >>> from skdpgraph.cluster import DBMSTClu
     >>> from skdpgraph.plotting import plot_dbcvi_path
@@ -336,8 +332,6 @@ def plot_ari_vs_epsilon(epsilons, ari_runs, label=None, ax=None, *, color=None,
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import numpy as np
     >>> from skdpgraph.plotting import plot_ari_vs_epsilon
     >>> eps = [0.1, 1.0, 10.0]

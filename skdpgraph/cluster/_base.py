@@ -5,8 +5,9 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import _fit_context
+from sklearn.utils._param_validation import StrOptions
 
-from ..utils import StageLogger, check_adjacency
+from ..utils import StageLogger, check_adjacency, check_graph
 from ..utils._validation import GraphInputTagsMixin, RealParametersMixin
 
 
@@ -51,6 +52,38 @@ class AdjacencyInputMixin(GraphInputTagsMixin, RealParametersMixin):
         self.n_features_in_ = A.shape[0]
         return self
 
+
+
+#: Constraints of the parameters that say how ``X`` becomes a graph of distances
+#: (:func:`skdpgraph.utils.check_graph`), for the clusterers that take features.
+GRAPH_INPUT_CONSTRAINTS = {
+    "metric": [StrOptions({"precomputed"}), str, callable],
+    "metric_params": [dict, None],
+    "weight_kind": [StrOptions({"distance", "similarity"}), None],
+}
+
+
+def check_graph_input(estimator, X):
+    """``X`` as a canonical graph of distances, and the ``n_features_in_`` it gives.
+
+    The graph is :func:`skdpgraph.utils.check_graph` of ``X`` with the
+    estimator's ``metric``, ``metric_params`` and ``weight_kind``;
+    ``n_features_in_`` is the number of columns of the array given to fit
+    (the node count for a networkx graph).
+    """
+    graph = check_graph(X, estimator.metric, estimator.metric_params,
+                        weight_kind=estimator.weight_kind)
+    return graph, _n_features(X, graph)
+
+
+def _n_features(X, graph):
+    """Columns of the array given to fit (the node count for a networkx graph)."""
+    shape = getattr(X, "shape", None)
+    if shape is not None and len(shape) == 2:
+        return int(shape[1])
+    if isinstance(X, (list, tuple)):
+        return int(np.asarray(X).shape[1])
+    return int(graph.shape[0])
 
 
 #: The fields of a DBMSTClu result that become fitted attributes.

@@ -16,13 +16,18 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
-from sklearn.utils._param_validation import StrOptions
 
 from ..metrics._scores import dbcvi_from_labels
 from ..tree import check_tree, tree_from_graph
 from ..tree._rooted import root_forest
-from ..utils import StageLogger, check_graph
-from ._base import DBMSTCLU_FIELDS, set_result_attributes, warn_if_constant_weights
+from ..utils import StageLogger
+from ._base import (
+    DBMSTCLU_FIELDS,
+    GRAPH_INPUT_CONSTRAINTS,
+    check_graph_input,
+    set_result_attributes,
+    warn_if_constant_weights,
+)
 
 #: Two DBCVI gains closer than ``TIE_RTOL * n`` are treated as equal (a tie),
 #: so that ties in exact arithmetic are broken by the documented rule rather
@@ -1150,16 +1155,6 @@ class _Engine:
         return piece
 
 
-def _n_features(X, graph):
-    """Columns of the array given to fit (the node count for a networkx graph)."""
-    shape = getattr(X, "shape", None)
-    if shape is not None and len(shape) == 2:
-        return int(shape[1])
-    if isinstance(X, (list, tuple)):
-        return int(np.asarray(X).shape[1])
-    return int(graph.shape[0])
-
-
 class DBMSTClu(ClusterMixin, BaseEstimator):
     """Density-based clustering by cutting a minimum spanning tree.
 
@@ -1234,12 +1229,7 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
     array([0, 0, 0, 1, 1, 1])
     """
 
-    _parameter_constraints = {
-        "metric": [StrOptions({"precomputed"}), str, callable],
-        "metric_params": [dict, None],
-        "weight_kind": [StrOptions({"distance", "similarity"}), None],
-        "verbose": ["verbose"],
-    }
+    _parameter_constraints = {**GRAPH_INPUT_CONSTRAINTS, "verbose": ["verbose"]}
 
     def __init__(self, metric="euclidean", metric_params=None, weight_kind=None, verbose=0):
         self.metric = metric
@@ -1263,11 +1253,10 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
         """
         log = StageLogger(self.verbose, "DBMSTClu")
         with log.stage("validation") as note:
-            graph = check_graph(X, self.metric, self.metric_params,
-                                weight_kind=self.weight_kind)
+            graph, n_features = check_graph_input(self, X)
             note(f"{graph.shape[0]} nodes")
         warn_if_constant_weights(graph)
-        self.n_features_in_ = _n_features(X, graph)
+        self.n_features_in_ = n_features
         with log.stage("minimum spanning tree"):
             tree = tree_from_graph(graph)
         with log.stage("cuts") as note:

@@ -18,11 +18,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
-from ..edge_dp._flip import (
-    DEFAULT_MAX_ADDED_EDGES,
-    _check_release_size,
-    _flip_canonical,
-)
+from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES, _flip_release
 from ..edge_dp._power import _noisy_power
 from ..edge_dp._spectral import _check_n_clusters, _kmeans, _spectral_canonical
 from ..privacy import (
@@ -253,12 +249,10 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         q = float(self.sample_rate)
         n = A.shape[0]
         k = _check_n_clusters(self.n_clusters, n)
-        _check_release_size(n, 2.0 * p, q, self.max_added_edges)
         rng = check_random_state(self.random_state)
-        charge(self.accountant, float(self.epsilon), 0.0)
         log = StageLogger(self.verbose, type(self).__name__)
         with log.stage("randomized response") as note:
-            released = _flip_canonical(A, 2.0 * p, rng, q, self.max_added_edges)
+            released = _flip_release(self, A, 2.0 * p, float(self.epsilon), rng)
             note(f"{released.nnz // 2} released edges")
         del A  # nothing below reads the private graph
         with log.stage("debiased spectral clustering") as note:
@@ -316,9 +310,7 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     delta_spent_ : float
     n_features_in_ : int
 
-    References
-    ----------
-    .. [1] {{hardt_price}}
+    {{hardt_price_references}}
 
     Examples
     --------

@@ -1,25 +1,17 @@
 """PIG: edge-DP graph clustering by perturbing the graph, then clustering it."""
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin, clone, is_clusterer
+from sklearn.base import ClusterMixin, clone, is_clusterer
 from sklearn.utils._param_validation import HasMethods
 
-from ..edge_dp._flip import (
-    DEFAULT_MAX_ADDED_EDGES,
-    _check_release_size,
-    _flip_canonical,
-    _privacy_parameter_constraints,
-    _resolve_privacy,
-)
-from ..privacy import charge
-from ..utils import check_random_state
+from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES, _BaseEdgeFlip, _resolve_privacy
 from ._base import AdjacencyInputMixin
 from ._scan import SCAN
 from ..utils._docs import fill_doc
 
 
 @fill_doc
-class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
+class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
     """Edge-differentially private graph clustering: flip edges, then cluster.
 
     PIG (Muelle et al. 2015): the graph's adjacency is perturbed by edge
@@ -93,9 +85,7 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     skdpgraph.edge_dp.EdgeFlipPerturbation : the perturbation alone, for
         pipelines.
 
-    References
-    ----------
-    .. [1] {{muelle}}
+    {{muelle_references}}
 
     Examples
     --------
@@ -111,20 +101,16 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
 
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"]), None],
-        **_privacy_parameter_constraints(),
+        **_BaseEdgeFlip._parameter_constraints,
         "verbose": ["verbose"],
     }
 
     def __init__(self, estimator=None, epsilon=1.0, s=None, random_state=None,
                  accountant=None, *, sample_rate=1.0,
                  max_added_edges=DEFAULT_MAX_ADDED_EDGES, verbose=0):
+        super().__init__(epsilon, s, random_state, accountant, sample_rate=sample_rate,
+                         max_added_edges=max_added_edges)
         self.estimator = estimator
-        self.epsilon = epsilon
-        self.s = s
-        self.random_state = random_state
-        self.accountant = accountant
-        self.sample_rate = sample_rate
-        self.max_added_edges = max_added_edges
         self.verbose = verbose
 
     def _fit_adjacency(self, A):
@@ -136,11 +122,8 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
                 f"estimator must be a clusterer (a scikit-learn estimator whose "
                 f"fit sets labels_); got {type(estimator).__name__}."
             )
+        perturbed = self._release_flipped(A, s, epsilon)
         q = float(self.sample_rate)
-        _check_release_size(A.shape[0], s, q, self.max_added_edges)
-        rng = check_random_state(self.random_state)
-        charge(self.accountant, epsilon, 0.0)
-        perturbed = _flip_canonical(A, s, rng, q, self.max_added_edges)
         params = estimator.get_params(deep=False)
         if "flip_probability" in params:
             # Public parameters of the release, for a clusterer that debiases.

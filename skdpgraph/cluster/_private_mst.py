@@ -37,8 +37,14 @@ from ..tree._weight_release import clip_graph_weights
 from ..utils import StageLogger, check_graph, check_random_state, weight_range
 from ..utils._graph import _is_networkx_graph
 from ..utils._validation import RealParametersMixin
-from ._base import DBMSTCLU_FIELDS, set_result_attributes, warn_if_constant_weights
-from ._dbmstclu import _n_features, dbmstclu
+from ._base import (
+    DBMSTCLU_FIELDS,
+    GRAPH_INPUT_CONSTRAINTS,
+    check_graph_input,
+    set_result_attributes,
+    warn_if_constant_weights,
+)
+from ._dbmstclu import dbmstclu
 from ..utils._docs import fill_doc
 
 
@@ -415,9 +421,7 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
         "delta": [Interval(Real, 0, 1, closed="neither"), None],
         "accountant": [HasMethods(["check", "spend"]), None],
         "tree_mechanism": [str],
-        "metric": [StrOptions({"precomputed"}), str, callable],
-        "metric_params": [dict, None],
-        "weight_kind": [StrOptions({"distance", "similarity"}), None],
+        **GRAPH_INPUT_CONSTRAINTS,
         "keep_training_data": ["boolean"],
         "verbose": ["verbose"],
         "random_state": [None, Interval(Integral, 0, None, closed="left"),
@@ -459,9 +463,9 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
         -------
         self : PrivateMSTClustering
         """
-        graph = check_graph(X, self.metric, self.metric_params, weight_kind=self.weight_kind)
+        graph, n_features = check_graph_input(self, X)
         _check_feature_names(self, X, reset=True)
-        self.n_features_in_ = _n_features(X, graph)
+        self.n_features_in_ = n_features
         res = private_mst_clustering(
             graph, self.epsilon, sensitivity=self.sensitivity, neighborhood=self.neighborhood,
             tree_share=self.tree_share, weight_bounds=self.weight_bounds,

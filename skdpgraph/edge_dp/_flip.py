@@ -496,9 +496,46 @@ def _privacy_parameter_constraints():
     }
 
 
+def _flip_release(estimator, A, s, epsilon, rng):
+    """One edge-flip release of ``A`` under ``estimator``'s public parameters.
+
+    The refusals that only read public parameters (``sample_rate``,
+    ``max_added_edges``) come first, then ``estimator.accountant`` is charged
+    ``epsilon``, then the private adjacency is read.
+    """
+    q = float(estimator.sample_rate)
+    _check_release_size(A.shape[0], s, q, estimator.max_added_edges)
+    charge(estimator.accountant, epsilon, 0.0)
+    return _flip_canonical(A, s, rng, q, estimator.max_added_edges)
+
+
+class _BaseEdgeFlip(BaseEstimator):
+    """The parameters of an edge-flip release (``epsilon`` or ``s``, ...).
+
+    Shared by :class:`EdgeFlipPerturbation` and
+    :class:`skdpgraph.cluster.PrivateGraphClustering`, which make the same
+    release; :meth:`_release_flipped` makes it.
+    """
+
+    _parameter_constraints = _privacy_parameter_constraints()
+
+    def __init__(self, epsilon=1.0, s=None, random_state=None, accountant=None, *,
+                 sample_rate=1.0, max_added_edges=DEFAULT_MAX_ADDED_EDGES):
+        self.epsilon = epsilon
+        self.s = s
+        self.random_state = random_state
+        self.accountant = accountant
+        self.sample_rate = sample_rate
+        self.max_added_edges = max_added_edges
+
+    def _release_flipped(self, A, s, epsilon):
+        """One release of ``A`` flipped with ``s``, charged ``epsilon``."""
+        return _flip_release(self, A, s, epsilon, check_random_state(self.random_state))
+
+
 @fill_doc
 class EdgeFlipPerturbation(GraphInputTagsMixin, RealParametersMixin, TransformerMixin,
-                           BaseEstimator):
+                           _BaseEdgeFlip):
     """Edge-DP perturbation of a graph's adjacency by edge flipping (PIG_pert).
 
     Each pair of distinct nodes keeps its adjacency bit with probability
@@ -545,17 +582,14 @@ class EdgeFlipPerturbation(GraphInputTagsMixin, RealParametersMixin, Transformer
     s_ : float
         Randomisation probability used; each bit flips with probability
         ``s_ / 2``.
-    n_features_in_ : int
-        Number of nodes of the graph seen in :meth:`fit`.
+    {{n_features_in}}
 
     See Also
     --------
     flip_edges : the function doing the work.
     skdpgraph.cluster.PrivateGraphClustering : perturbation then clustering.
 
-    References
-    ----------
-    .. [1] {{muelle}}
+    {{muelle_references}}
 
     Examples
     --------
@@ -568,33 +602,15 @@ class EdgeFlipPerturbation(GraphInputTagsMixin, RealParametersMixin, Transformer
     ((77, 77), 0.0949)
     """
 
-    _parameter_constraints = _privacy_parameter_constraints()
-
-    def __init__(self, epsilon=1.0, s=None, random_state=None, accountant=None, *,
-                 sample_rate=1.0, max_added_edges=DEFAULT_MAX_ADDED_EDGES):
-        self.epsilon = epsilon
-        self.s = s
-        self.random_state = random_state
-        self.accountant = accountant
-        self.sample_rate = sample_rate
-        self.max_added_edges = max_added_edges
-
-
     def _fit(self, X):
-        self.s_, self.epsilon_ = _resolve_privacy(
-            self.epsilon, self.s, type(self).__name__
-        )
+        self.s_, self.epsilon_ = _resolve_privacy(self.epsilon, self.s, type(self).__name__)
         A = check_adjacency(X)
         self.n_features_in_ = A.shape[0]
         return A
 
     def _release(self, A):
-        q = float(self.sample_rate)
-        # Public refusals first, then the charge, then the private data.
-        _check_release_size(A.shape[0], self.s_, q, self.max_added_edges)
-        rng = check_random_state(self.random_state)
-        charge(self.accountant, self.epsilon_, 0.0)
-        return _flip_canonical(A, self.s_, rng, q, self.max_added_edges)
+        """One release of the validated adjacency ``A`` (one charge)."""
+        return self._release_flipped(A, self.s_, self.epsilon_)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):

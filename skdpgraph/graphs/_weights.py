@@ -20,6 +20,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..utils import check_adjacency, similarity_to_distance
+from ..utils._docs import fill_doc
 from ..utils._validation import GraphInputTagsMixin
 
 #: Block size (entries of A @ A) of the structural-distance product.
@@ -87,6 +88,7 @@ class _GraphWeightTransformer(GraphInputTagsMixin, TransformerMixin, BaseEstimat
         return self._transform(self._validate(X, reset=False))
 
 
+@fill_doc
 class SimilarityToDistance(_GraphWeightTransformer):
     """Turn a graph of similarities into a graph of distances.
 
@@ -125,8 +127,7 @@ class SimilarityToDistance(_GraphWeightTransformer):
 
     Attributes
     ----------
-    n_features_in_ : int
-        Number of nodes of the graph seen in :meth:`fit`.
+    {{n_features_in}}
 
     See Also
     --------
@@ -207,6 +208,7 @@ def structural_distance_data(A, similarity="jaccard"):
     return np.clip(1.0 - sim, 0.0, 1.0)
 
 
+@fill_doc
 class StructuralDistance(_GraphWeightTransformer):
     """Weight the edges of an unweighted graph by how little their ends share.
 
@@ -244,8 +246,7 @@ class StructuralDistance(_GraphWeightTransformer):
 
     Attributes
     ----------
-    n_features_in_ : int
-        Number of nodes of the graph seen in :meth:`fit`.
+    {{n_features_in}}
 
     See Also
     --------

@@ -545,9 +545,7 @@ def edge_product_sensitivity(iterate):
     -------
     float
 
-    References
-    ----------
-    .. [1] {{hardt_price}}
+    {{hardt_price_references}}
 
     Examples
     --------

@@ -99,6 +99,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..utils._docs import doc_template
+
 #: Smallest ``scale``/``sigma`` accepted by the samplers (in grid units).
 MIN_SCALE = 2.0**-40
 #: Largest ``scale``/``sigma`` accepted by the samplers (in grid units).
@@ -233,6 +235,41 @@ def _settle(j, n_bits, rng, decide):
         n_bits += 64
 
 
+def _locate(j, n_bits, i, precision, threshold, last=None):
+    """The outcome ``i`` of a step function of ``V``, for ``V`` in cell ``j``.
+
+    The outcome is ``i`` where ``T(i + 1) <= V < T(i)``, for thresholds ``T``
+    decreasing from ``T(0) = 1`` (to ``T(last + 1) = 0``; ``last=None``: no
+    largest outcome). ``threshold(k, prec)`` encloses ``T(k)`` (``None``: not
+    at this precision) and ``precision(i)`` gives the digits for the guess
+    ``i``. Starting from the float guess, ``i`` moves by one while the whole
+    cell lies beyond one of its thresholds, at most four times; ``None`` when
+    the cell straddles a threshold or is not located by then (refine it).
+    """
+
+    def side(k, prec):
+        t = threshold(k, prec)
+        return None if t is None else _cell_vs(j, n_bits, *t, prec)
+
+    for _ in range(4):
+        prec = precision(i)
+        # V < T(i) must hold on the whole cell.
+        up = -1 if i == 0 else side(i, prec)
+        if up is None:
+            return None
+        if up == 1:
+            i -= 1
+            continue
+        down = 1 if i == last else side(i + 1, prec)
+        if down is None:
+            return None
+        if down == -1:
+            i += 1
+            continue
+        return i if (up == -1 and down == 1) else None
+    return None
+
+
 # --------------------------------------------------------------------------
 # Discrete Laplace
 # --------------------------------------------------------------------------
@@ -308,23 +345,10 @@ class _LaplaceParams:
             ln_v = math.log(2 * j + 1) - (n + 1) * _LN2
             y = self.k1 * (self.c - ln_v)
             i = 0 if y <= 0 else math.ceil(y)
-            for _ in range(4):
-                prec = _precision(n, (1 + self.m * i) / self.s)
-                # V < T(i) must hold on the whole cell (T(0) = 1).
-                up = (
-                    -1
-                    if i == 0
-                    else _cell_vs(j, n, *self.stage1_threshold(i, prec), prec)
-                )
-                if up == 1:
-                    i -= 1
-                    continue
-                down = _cell_vs(j, n, *self.stage1_threshold(i + 1, prec), prec)
-                if down == -1:
-                    i += 1
-                    continue
-                return i if (up == -1 and down == 1) else None
-            return None
+            return _locate(
+                j, n, i, lambda i: _precision(n, (1 + self.m * i) / self.s),
+                self.stage1_threshold,
+            )
 
         return _settle(j, n_bits, rng, decide)
 
@@ -336,30 +360,8 @@ class _LaplaceParams:
             w = ((1 << (n + 1)) - 2 * j - 1) / (1 << (n + 1))
             z = -self.s * math.log1p(-w * self.a)
             r = min(max(math.ceil(z) - 1, 0), m - 1)
-            for _ in range(4):
-                prec = _precision(n, m / self.s)
-                if r == 0:
-                    up = -1
-                else:
-                    t = self.stage2_threshold(r, prec)
-                    if t is None:
-                        return None
-                    up = _cell_vs(j, n, *t, prec)
-                if up == 1:
-                    r -= 1
-                    continue
-                if r == m - 1:
-                    down = 1
-                else:
-                    t = self.stage2_threshold(r + 1, prec)
-                    if t is None:
-                        return None
-                    down = _cell_vs(j, n, *t, prec)
-                if down == -1:
-                    r += 1
-                    continue
-                return r if (up == -1 and down == 1) else None
-            return None
+            prec = _precision(n, m / self.s)
+            return _locate(j, n, r, lambda r: prec, self.stage2_threshold, last=m - 1)
 
         return _settle(j, n_bits, rng, decide)
 
@@ -448,14 +450,18 @@ def _laplace_flat(scale, n, rng):
     return out
 
 
-def discrete_laplace(scale, size, random_state):
-    """Exact draws from the discrete Laplace law.
+# The reference of both samplers and both releases (indented for ``.. [n] ``).
+_CKS = (
+    'C. L. Canonne, G. Kamath and T. Steinke, "The discrete Gaussian\n'
+    '       for differential privacy", NeurIPS 2020.'
+)
+
+# Docstring outline of the two samplers: each fills in its law.
+_SAMPLER_DOC = """Exact draws from the discrete {law} law.
 
     Parameters
     ----------
-    scale : float
-        Positive finite scale ``b`` (in grid units), in
-        ``[MIN_SCALE, MAX_SCALE]``.
+    {parameter}
     size : int or tuple of ints
         Output shape.
     random_state : numpy.random.Generator
@@ -464,36 +470,58 @@ def discrete_laplace(scale, size, random_state):
     Returns
     -------
     numpy.ndarray of int64, shape ``size``
-        Independent draws with ``P(K = k) = (1-q)/(1+q) q**|k|`` and
-        ``q = exp(-1/b)``.
+        {draws}
 
     Notes
     -----
-    The law is exactly the discrete Laplace law for the exact double
-    ``scale``: no tail truncation (every integer up to ``2**62`` in absolute
-    value has positive probability; beyond, an ``OverflowError`` whose
-    probability is below ``exp(-4096)``) and no failure that depends on
-    anything but the random bits. Draws whose float computation is not
-    provably decided are settled exactly with :mod:`decimal` (see the module
-    docstring). Adding ``K`` to an integer query with L1 sensitivity
-    ``Delta`` is ``Delta / b``-differentially private.
+    {notes}
 
     References
     ----------
-    .. [1] C. L. Canonne, G. Kamath and T. Steinke, "The discrete Gaussian
-       for differential privacy", NeurIPS 2020.
+    .. [1] {cks}
 
     Examples
     --------
     >>> import numpy as np
-    >>> k = discrete_laplace(2.0, 5, np.random.default_rng(0))
+    >>> k = {name}({example}, np.random.default_rng(0))
     >>> k.dtype, k.shape
-    (dtype('int64'), (5,))
+    (dtype('int64'), {shape})
     """
-    scale = _check_positive(scale, "scale", low=MIN_SCALE, high=MAX_SCALE)
+
+
+def _sample(flat_sampler, parameter, size, random_state):
+    """Validate ``size`` and ``random_state``, then draw that many with ``flat_sampler``."""
     shape = _check_size(size)
     rng = _check_generator(random_state)
-    return _laplace_flat(scale, math.prod(shape), rng).reshape(shape)
+    return flat_sampler(parameter, math.prod(shape), rng).reshape(shape)
+
+
+@doc_template(
+    _SAMPLER_DOC,
+    law="Laplace",
+    parameter="""\
+scale : float
+    Positive finite scale ``b`` (in grid units), in
+    ``[MIN_SCALE, MAX_SCALE]``.""",
+    draws="""\
+Independent draws with ``P(K = k) = (1-q)/(1+q) q**|k|`` and
+``q = exp(-1/b)``.""",
+    notes="""\
+The law is exactly the discrete Laplace law for the exact double
+``scale``: no tail truncation (every integer up to ``2**62`` in absolute
+value has positive probability; beyond, an ``OverflowError`` whose
+probability is below ``exp(-4096)``) and no failure that depends on
+anything but the random bits. Draws whose float computation is not
+provably decided are settled exactly with :mod:`decimal` (see the module
+docstring). Adding ``K`` to an integer query with L1 sensitivity
+``Delta`` is ``Delta / b``-differentially private.""",
+    cks=_CKS,
+    example="2.0, 5",
+    shape="(5,)",
+)
+def discrete_laplace(scale, size, random_state):
+    scale = _check_positive(scale, "scale", low=MIN_SCALE, high=MAX_SCALE)
+    return _sample(_laplace_flat, scale, size, random_state)
 
 
 # --------------------------------------------------------------------------
@@ -587,55 +615,35 @@ def _gaussian_flat(sigma, n, rng):
     return out
 
 
+@doc_template(
+    _SAMPLER_DOC,
+    law="Gaussian",
+    parameter="""\
+sigma : float
+    Positive finite parameter (in grid units), in
+    ``[MIN_SCALE, MAX_SCALE - 1]``.""",
+    draws="""\
+Independent draws with ``P(K = k)`` proportional to
+``exp(-k**2 / (2 sigma**2))``.""",
+    notes="""\
+Algorithm 3 of Canonne, Kamath and Steinke (2020): rejection from the
+exact discrete Laplace law of a scale ``t >= sigma`` (chosen for the
+acceptance rate; any ``t > 0`` gives the same law), accepting
+with probability ``exp(-(|Y| - sigma**2/t)**2 / (2 sigma**2))``. The
+acceptance is decided by a 64-bit uniform against a float
+``exp(-gamma)`` with a rigorous error bound; undecided comparisons are
+settled exactly (``gamma`` is rational, ``exp`` is enclosed with
+:mod:`decimal`). The law is therefore exactly the discrete Gaussian for
+the exact double ``sigma``, with no truncated tail. Adding independent
+draws to an integer vector query with L2 sensitivity ``Delta`` is
+``Delta**2 / (2 sigma**2)``-zCDP ([1]_, Theorem 14).""",
+    cks=_CKS,
+    example="3.0, (2, 3)",
+    shape="(2, 3)",
+)
 def discrete_gaussian(sigma, size, random_state):
-    """Exact draws from the discrete Gaussian law.
-
-    Parameters
-    ----------
-    sigma : float
-        Positive finite parameter (in grid units), in
-        ``[MIN_SCALE, MAX_SCALE - 1]``.
-    size : int or tuple of ints
-        Output shape.
-    random_state : numpy.random.Generator
-        Source of randomness.
-
-    Returns
-    -------
-    numpy.ndarray of int64, shape ``size``
-        Independent draws with ``P(K = k)`` proportional to
-        ``exp(-k**2 / (2 sigma**2))``.
-
-    Notes
-    -----
-    Algorithm 3 of Canonne, Kamath and Steinke (2020): rejection from the
-    exact discrete Laplace law of a scale ``t >= sigma`` (chosen for the
-    acceptance rate; any ``t > 0`` gives the same law), accepting
-    with probability ``exp(-(|Y| - sigma**2/t)**2 / (2 sigma**2))``. The
-    acceptance is decided by a 64-bit uniform against a float
-    ``exp(-gamma)`` with a rigorous error bound; undecided comparisons are
-    settled exactly (``gamma`` is rational, ``exp`` is enclosed with
-    :mod:`decimal`). The law is therefore exactly the discrete Gaussian for
-    the exact double ``sigma``, with no truncated tail. Adding independent
-    draws to an integer vector query with L2 sensitivity ``Delta`` is
-    ``Delta**2 / (2 sigma**2)``-zCDP ([1]_, Theorem 14).
-
-    References
-    ----------
-    .. [1] C. L. Canonne, G. Kamath and T. Steinke, "The discrete Gaussian
-       for differential privacy", NeurIPS 2020.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> k = discrete_gaussian(3.0, (2, 3), np.random.default_rng(0))
-    >>> k.dtype, k.shape
-    (dtype('int64'), (2, 3))
-    """
     sigma = _check_positive(sigma, "sigma", low=MIN_SCALE, high=MAX_SCALE - 1)
-    shape = _check_size(size)
-    rng = _check_generator(random_state)
-    return _gaussian_flat(sigma, math.prod(shape), rng).reshape(shape)
+    return _sample(_gaussian_flat, sigma, size, random_state)
 
 
 # --------------------------------------------------------------------------
@@ -800,65 +808,83 @@ def _release(
     return out
 
 
-def release_laplace(
-    values, l1_sensitivity, epsilon, random_state, *, grid=None, full_output=False
-):
-    """Release values with discrete Laplace noise on a public grid (pure DP).
+# Docstring outline of the two releases: each fills in its noise and budget.
+_RELEASE_DOC = """{summary}
 
     Parameters
     ----------
     values : array_like of shape (k,)
         Finite real values; not modified.
-    l1_sensitivity : float
-        Bound on ``sum_i |values_i - values'_i|`` between neighbours.
-    epsilon : float
-        Privacy parameter, positive and finite.
+    {parameters}
     random_state : numpy.random.Generator
         Source of randomness.
     grid : float, optional
         Grid step, a positive power of two. Default: :func:`grid_for`
-        (``2**floor(log2(l1_sensitivity / (1024 k)))``), coarsened if the
+        (``2**floor(log2({sensitivity} / (1024 k)))``), coarsened if the
         noise would exceed ``MAX_SCALE`` steps; never a function of the
         values.
     full_output : bool, default False
-        Return a :class:`GridRelease` with the grid and the noise scale.
+        Return a :class:`GridRelease` with the grid and {scale_name}.
 
     Returns
     -------
     numpy.ndarray of float64, shape (k,), or GridRelease
         ``grid * (round(values / grid) + K)`` with ``K`` i.i.d. discrete
-        Laplace of scale ``b = (l1_sensitivity / grid + k) / epsilon``
-        (rounded up to a double), in grid units.
+        {noise}
 
     Notes
     -----
-    Rounding to the nearest grid point moves each coordinate by at most half
-    a step, so the rounded integer vector has L1 sensitivity at most
-    ``l1_sensitivity / grid + k``; with exact discrete Laplace noise of scale
-    ``b`` at least that over ``epsilon`` the integer release is exactly
-    ``epsilon``-DP, and the float output is a post-processing of it. Every
-    output is a multiple of ``grid`` whatever the input, unlike
-    ``values + rng.laplace(...)`` whose set of possible doubles depends on
-    the input (Mironov 2012). The default grid costs at most about 0.1 % of
-    the sensitivity in extra noise.
+    {notes}
 
     References
     ----------
     .. [1] I. Mironov, "On significance of the least significant bits for
        differential privacy", ACM CCS 2012.
-    .. [2] C. L. Canonne, G. Kamath and T. Steinke, "The discrete Gaussian
-       for differential privacy", NeurIPS 2020.
+    .. [2] {cks}
 
     Examples
     --------
     >>> import numpy as np
-    >>> r = release_laplace([0.3, 0.7], 1.0, 1.0, np.random.default_rng(0),
-    ...                     full_output=True)
-    >>> r.grid == 2.0**-11, r.scale  # (1 / 2**-11 + 2) / 1
-    (True, 2050.0)
+    >>> r = {name}([0.3, 0.7], 1.0, {budget_value}, np.random.default_rng(0),
+    ...     full_output=True)
+    {check}
     >>> bool(np.all(r.values / r.grid == np.round(r.values / r.grid)))
     True
     """
+
+
+@doc_template(
+    _RELEASE_DOC,
+    summary="Release values with discrete Laplace noise on a public grid (pure DP).",
+    parameters="""\
+l1_sensitivity : float
+    Bound on ``sum_i |values_i - values'_i|`` between neighbours.
+epsilon : float
+    Privacy parameter, positive and finite.""",
+    sensitivity="l1_sensitivity",
+    scale_name="the noise scale",
+    noise="""\
+Laplace of scale ``b = (l1_sensitivity / grid + k) / epsilon``
+(rounded up to a double), in grid units.""",
+    notes="""\
+Rounding to the nearest grid point moves each coordinate by at most half
+a step, so the rounded integer vector has L1 sensitivity at most
+``l1_sensitivity / grid + k``; with exact discrete Laplace noise of scale
+``b`` at least that over ``epsilon`` the integer release is exactly
+``epsilon``-DP, and the float output is a post-processing of it. Every
+output is a multiple of ``grid`` whatever the input, unlike
+``values + rng.laplace(...)`` whose set of possible doubles depends on
+the input (Mironov 2012). The default grid costs at most about 0.1 % of
+the sensitivity in extra noise.""",
+    cks=_CKS,
+    budget_value="1.0",
+    check="""\
+>>> r.grid == 2.0**-11, r.scale  # (1 / 2**-11 + 2) / 1
+(True, 2050.0)""",
+)
+def release_laplace(
+    values, l1_sensitivity, epsilon, random_state, *, grid=None, full_output=False
+):
     l1_sensitivity = _check_positive(l1_sensitivity, "l1_sensitivity")
     epsilon = _check_positive(epsilon, "epsilon")
 
@@ -893,63 +919,36 @@ def _gaussian_sigma(l2, k, rho, exponent):
     return sigma
 
 
+@doc_template(
+    _RELEASE_DOC,
+    summary="Release values with discrete Gaussian noise on a public grid (zCDP).",
+    parameters="""\
+l2_sensitivity : float
+    Bound on the Euclidean distance between neighbouring ``values``.
+rho : float
+    zCDP parameter, positive and finite.""",
+    sensitivity="l2_sensitivity",
+    scale_name="``sigma``",
+    noise="""\
+Gaussian of parameter ``sigma = (l2_sensitivity / grid + sqrt(k)) /
+sqrt(2 rho)`` (rounded up to a double), in grid units.""",
+    notes="""\
+Rounding moves each coordinate by at most half a step, so the rounded
+integer vector has L2 sensitivity at most ``Delta = l2_sensitivity /
+grid + sqrt(k)``. Independent discrete Gaussian noise of parameter
+``sigma`` makes it ``Delta**2 / (2 sigma**2)``-zCDP ([2]_, Theorem 14),
+hence exactly ``rho``-zCDP; the float output is a post-processing of the
+integer release and every output is a multiple of ``grid`` whatever the
+input.""",
+    cks=_CKS,
+    budget_value="0.5",
+    check="""\
+>>> r.grid == 2.0**-11
+True""",
+)
 def release_gaussian(
     values, l2_sensitivity, rho, random_state, *, grid=None, full_output=False
 ):
-    """Release values with discrete Gaussian noise on a public grid (zCDP).
-
-    Parameters
-    ----------
-    values : array_like of shape (k,)
-        Finite real values; not modified.
-    l2_sensitivity : float
-        Bound on the Euclidean distance between neighbouring ``values``.
-    rho : float
-        zCDP parameter, positive and finite.
-    random_state : numpy.random.Generator
-        Source of randomness.
-    grid : float, optional
-        Grid step, a positive power of two. Default: :func:`grid_for`
-        (``2**floor(log2(l2_sensitivity / (1024 k)))``), coarsened if the
-        noise would exceed ``MAX_SCALE`` steps; never a function of the
-        values.
-    full_output : bool, default False
-        Return a :class:`GridRelease` with the grid and ``sigma``.
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (k,), or GridRelease
-        ``grid * (round(values / grid) + K)`` with ``K`` i.i.d. discrete
-        Gaussian of parameter ``sigma = (l2_sensitivity / grid + sqrt(k)) /
-        sqrt(2 rho)`` (rounded up to a double), in grid units.
-
-    Notes
-    -----
-    Rounding moves each coordinate by at most half a step, so the rounded
-    integer vector has L2 sensitivity at most ``Delta = l2_sensitivity /
-    grid + sqrt(k)``. Independent discrete Gaussian noise of parameter
-    ``sigma`` makes it ``Delta**2 / (2 sigma**2)``-zCDP ([2]_, Theorem 14),
-    hence exactly ``rho``-zCDP; the float output is a post-processing of the
-    integer release and every output is a multiple of ``grid`` whatever the
-    input.
-
-    References
-    ----------
-    .. [1] I. Mironov, "On significance of the least significant bits for
-       differential privacy", ACM CCS 2012.
-    .. [2] C. L. Canonne, G. Kamath and T. Steinke, "The discrete Gaussian
-       for differential privacy", NeurIPS 2020.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> r = release_gaussian([0.3, 0.7], 1.0, 0.5, np.random.default_rng(0),
-    ...                      full_output=True)
-    >>> r.grid == 2.0**-11
-    True
-    >>> bool(np.all(r.values / r.grid == np.round(r.values / r.grid)))
-    True
-    """
     l2_sensitivity = _check_positive(l2_sensitivity, "l2_sensitivity")
     rho = _check_positive(rho, "rho")
 

@@ -1,11 +1,18 @@
 """Docstring paragraphs shared by many functions and estimators, written once.
 
 A docstring names a shared parameter as ``{{name}}`` on its own line (in the
-Parameters section, four spaces in), or a shared reference as
-``.. [1] {{name}}``; :func:`fill_doc` replaces it with the text below, so
+Parameters section, four spaces in), a shared reference as
+``.. [1] {{name}}`` (or a References section citing only it as
+``{{name_references}}``); :func:`fill_doc` replaces it with the text below, so
 every release documents its randomness, its input check and its accountant
 in the same words, and every citation reads the same.
+
+:func:`doc_template` serves functions whose whole docstrings share one
+outline: the outline is written once, and each function fills in its own
+fields.
 """
+
+import re
 
 _PARAMETERS = {
     "random_state": """\
@@ -38,10 +45,16 @@ _PARAMETERS = {
     verbose : int, default=0
         ``> 0``: print one line per stage of the fit (validation, release,
         clustering) with its duration to standard error.""",
+    # An attribute, for the Attributes section of a graph transformer.
+    "n_features_in": """\
+    n_features_in_ : int
+        Number of nodes of the graph seen in :meth:`fit`.""",
 }
 
 #: References cited by many docstrings: ``{{muelle}}`` in a References
-#: section gives ``.. [<label>] ...`` with the label the docstring uses.
+#: section gives ``.. [<label>] ...`` with the label the docstring uses;
+#: ``{{muelle_references}}`` alone on its line, four spaces in, gives the
+#: whole References section of a docstring that cites only that work.
 _REFERENCES = {
     "muelle": 'Y. Muelle, C. Clifton and K. Boehm, "Privacy-Integrated Graph\n'
               '       Clustering Through Differential Privacy", EDBT/ICDT Workshops, 2015.',
@@ -60,6 +73,32 @@ def fill_doc(obj):
         for name, text in _PARAMETERS.items():
             doc = doc.replace("    {{" + name + "}}", text)
         for name, text in _REFERENCES.items():
+            section = "    References\n    ----------\n    .. [1] " + text
+            doc = doc.replace("    {{" + name + "_references}}", section)
             doc = doc.replace("{{" + name + "}}", text)
         obj.__doc__ = doc
     return obj
+
+
+def doc_template(template, **fields):
+    """Decorator: the docstring is ``template`` with ``fields`` (and ``name``) filled in.
+
+    A field alone on its line (``    {notes}``) may hold several lines: they are
+    written dedented and indented here to the placeholder's column. Fields
+    inside a line are replaced as they are. ``{name}`` is the function's name.
+    """
+
+    def decorate(func):
+        values = {"name": func.__name__, **fields}
+
+        def fill(match):
+            indent, whole_line, inline = match.groups()
+            if inline is not None:
+                return str(values[inline])
+            lines = str(values[whole_line]).split("\n")
+            return "\n".join(indent + line if line else line for line in lines)
+
+        func.__doc__ = re.sub(r"(?m)^( *)\{(\w+)\}$|\{(\w+)\}", fill, template)
+        return func
+
+    return decorate
