@@ -2,6 +2,7 @@
 
 import math
 from collections import deque
+from functools import partial
 
 import networkx as nx
 import numpy as np
@@ -11,6 +12,8 @@ from sklearn.metrics import adjusted_rand_score
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skdpgraph.cluster import SCAN, scan, structural_similarity
+from skdpgraph.cluster import _scan as scan_module
+from skdpgraph.edge_dp import EdgeFlipPerturbation
 
 # ---------------------------------------------------------------------------
 # Brute-force reference: Python sets, one definition at a time.
@@ -153,11 +156,97 @@ def test_block_processing_gives_the_same_result(monkeypatch, limits):
     rng = np.random.default_rng(11)
     A, _ = _planted(rng, [60, 50, 40], 0.3, 0.02)
     full = structural_similarity(A)
-    # White-box: tiny limits force the blocked search in each of its modes.
+    # White-box: the triangle search, with tiny limits forcing its blocked
+    # search in each of its modes.
+    _force_method(monkeypatch, "triangles")
     for name, value in limits.items():
         monkeypatch.setattr(f"skdpgraph.cluster._scan.{name}", value)
     blocked = structural_similarity(A)
     assert (full != blocked).nnz == 0
+
+
+def _force_method(monkeypatch, method):
+    """White-box: every common-neighbour count by the given search."""
+    counts = partial(scan_module._common_neighbour_counts, method=method)
+    monkeypatch.setattr(scan_module, "_common_neighbour_counts", counts)
+
+
+def _flipped_graph(n, epsilon, seed):
+    """A planted partition released by edge flipping: dense, mean degree ~ n / (1 + e^eps)."""
+    rng = np.random.default_rng(seed)
+    A, _ = _planted(rng, [n // 3, n // 3, n - 2 * (n // 3)], 0.4, 0.05)
+    return EdgeFlipPerturbation(epsilon=epsilon, random_state=seed).fit_transform(A)
+
+
+def _both_kinds(seed):
+    """A sparse random graph and a dense one (edge-flipped), about 150 nodes each."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(60, 200))
+    sparse = sp.csr_array(_random_graph(rng, n, 4.0 / n))
+    return [sparse, _flipped_graph(n, float(rng.choice([1.0, 2.0, 4.0])), seed)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bitset_and_triangle_searches_agree(monkeypatch, seed):
+    # The dense-graph search (AND + popcount of bitset rows) and the
+    # sparse-graph one (triangle listing), forced either way, give the same
+    # similarities, bit for bit, and the same partition, on sparse and dense
+    # graphs; so does the automatic choice.
+    for A in _both_kinds(seed):
+        results = {}
+        for method in ("bitset", "triangles", None):
+            with monkeypatch.context() as m:
+                if method is not None:
+                    _force_method(m, method)
+                res = scan(A, similarity_threshold=0.5, min_neighbors=3)
+                results[method] = (structural_similarity(A), res)
+        S0, r0 = results["triangles"]
+        for S, r in results.values():
+            np.testing.assert_array_equal(S.indptr, S0.indptr)
+            np.testing.assert_array_equal(S.indices, S0.indices)
+            np.testing.assert_array_equal(S.data, S0.data)
+            np.testing.assert_array_equal(r.labels, r0.labels)
+            np.testing.assert_array_equal(r.node_kind, r0.node_kind)
+            np.testing.assert_array_equal(r.core_sample_indices, r0.core_sample_indices)
+        labels, kind, _ = reference_scan(A.toarray(), 0.5, 3)
+        np.testing.assert_array_equal(r0.labels, labels)
+        np.testing.assert_array_equal(r0.node_kind, kind)
+
+
+@pytest.mark.parametrize("limits", [
+    {},
+    {"_BITSET_STEP": 1, "_BITSET_PACK": 1},  # one edge a step, one row packed a step
+    {"_BITSET_STEP": 8 * 24, "_BITSET_PACK": 64 * 7},  # uneven steps
+    {"_bitwise_count": None},  # numpy < 2: bit-parallel popcount
+    {"_bitwise_count": None, "_BITSET_STEP": 8 * 5},
+])
+@pytest.mark.parametrize("n", [2, 63, 64, 65, 130, 200])
+def test_bitset_counts_against_the_dense_product(monkeypatch, limits, n):
+    # Row lengths around the 64-bit word boundaries, chunked gathers and
+    # packing, and the popcount fallback.
+    rng = np.random.default_rng(n)
+    A = np.where(np.eye(n) > 0, 0.0, 1.0) if n == 65 else _random_graph(rng, n, 0.45)
+    for name, value in limits.items():
+        monkeypatch.setattr(scan_module, name, value)
+    counts = scan_module._common_neighbour_counts(sp.csr_array(A), method="bitset")
+    C = sp.csr_array(A)
+    expected = (A @ A)[C.nonzero()]
+    np.testing.assert_array_equal(counts, expected)
+
+
+def test_dense_graphs_take_the_bitset_and_sparse_ones_the_triangles(monkeypatch):
+    chosen = []
+    for name in ("_bitset_counts", "_triangle_counts"):
+        original = getattr(scan_module, name)
+
+        def spy(*args, _name=name, _original=original):
+            chosen.append(_name)
+            return _original(*args)
+        monkeypatch.setattr(scan_module, name, spy)
+    rng = np.random.default_rng(0)
+    structural_similarity(_flipped_graph(600, 2.0, 0))
+    structural_similarity(sp.csr_array(_random_graph(rng, 600, 5.0 / 600)))
+    assert chosen == ["_bitset_counts", "_triangle_counts"]
 
 
 def _similarity_from_product(A):
@@ -176,9 +265,12 @@ def _similarity_from_product(A):
     nx.powerlaw_cluster_graph(400, 4, 0.7, seed=2),  # heavy-tailed degrees, triangles
     nx.disjoint_union(nx.gnp_random_graph(150, 0.4, seed=5), nx.empty_graph(5)),
 ])
-def test_common_neighbour_counts_against_the_dense_product(graph):
+@pytest.mark.parametrize("method", [None, "bitset", "triangles"])
+def test_common_neighbour_counts_against_the_dense_product(monkeypatch, graph, method):
     n = graph.number_of_nodes()
     A = nx.to_numpy_array(graph, nodelist=range(n))
+    if method is not None:
+        _force_method(monkeypatch, method)
     S = structural_similarity(sp.csr_array(A))
     assert S.nnz == np.count_nonzero(A)
     np.testing.assert_array_equal(S.toarray(), _similarity_from_product(A))
