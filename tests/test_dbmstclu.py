@@ -371,7 +371,7 @@ def _noisy_trees(draw):
     return n, edges, w
 
 
-@hypothesis.settings(max_examples=150, deadline=None)
+@hypothesis.settings(max_examples=150, deadline=None, derandomize=True, database=None)
 @hypothesis.given(_noisy_trees())
 def test_properties_on_noisy_trees(case):
     n, edges, w = case

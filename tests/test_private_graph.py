@@ -52,11 +52,20 @@ def test_epsilon_parameter():
 def test_recovers_two_cliques_at_high_epsilon(estimator):
     # epsilon = 6: each of the 1,770 pairs flips with probability 0.25%
     # (about 4 flips): the two cliques stay recognisable.
+    # One release is one draw: with GraphKMedoids about 1 seed in 9 misassigns a
+    # node (ARI 0.933; two would give 0.869, three fail), so a single seed leaves
+    # a thin margin. A majority of 7 releases must recover the cliques: if one
+    # release fails with probability q < 1e-2 (none of 300 did), the test fails
+    # with probability < 35 q^4 < 4e-7; noise that destroys the cliques fails all.
     A, y = _two_cliques()
-    labels = PrivateGraphClustering(estimator, epsilon=6.0, random_state=1).fit_predict(A)
-    clustered = labels >= 0
-    assert clustered.mean() > 0.9
-    assert adjusted_rand_score(y[clustered], labels[clustered]) > 0.85
+    recovered = 0
+    for seed in range(1, 8):
+        labels = PrivateGraphClustering(estimator, epsilon=6.0,
+                                        random_state=seed).fit_predict(A)
+        clustered = labels >= 0
+        recovered += bool(clustered.mean() > 0.9
+                          and adjusted_rand_score(y[clustered], labels[clustered]) > 0.85)
+    assert recovered >= 4, recovered
 
 
 def test_any_precomputed_clusterer_dbscan():

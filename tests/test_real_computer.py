@@ -76,7 +76,12 @@ def test_released_weights_live_on_a_public_grid(mechanism, accounting, w):
     on_grid = released / grid == np.round(released / grid)
     tiny = released == np.finfo(float).tiny  # clipped into (0, 1]: post-processing
     assert np.all(on_grid | tiny | (released == 1.0))
-    assert len(np.unique(released)) > 20  # noise, not a constant
+    # Noise, not a constant. Most releases sit on the two clipped atoms: with
+    # pamst-zcdp (Gaussian, sigma 3.2) only 12% of them fall inside (0, 1), so
+    # 200 seeds give Bin(200, 0.124) interior values, about 25; a floor of 20
+    # failed for about one seed set in seven. Both atoms plus at least 4
+    # interior values: fails by chance with probability below 1e-8.
+    assert len(np.unique(released)) > 5
 
 
 def test_accountant_is_thread_safe():
