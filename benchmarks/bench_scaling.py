@@ -33,7 +33,16 @@ one callable per competitor):
 * ``scan_flip_eps{2,4,6}``: ``SCAN()`` on the released graph of the planted
   partition flipped at that epsilon (its degree grows like ``n / (1 +
   e^epsilon)``);
-* ``scan_sparse``: ``SCAN()`` on a random connected graph, 5 edges per node.
+* ``scan_sparse``: ``SCAN()`` on a random connected graph, 5 edges per node;
+* ``<estimator>_knn`` and ``<estimator>_random``, for every graph estimator
+  and tree mechanism (``dbmstclu``, ``ptclust``, ``exponential``, ``pamst``,
+  ``laplace_mst``, ``input_pert``, ``nmp``, ``scan``, ``structural``,
+  ``sim_to_dist``): 10-NN graphs of random points (distances) and random
+  connected graphs (10 edges per node, U(0, 1) weights), 10^4 to 4 x 10^6
+  edges; the private ones at epsilon 1 and mu 0.01;
+* ``kmedoids_knn``, ``edge_flip_knn``, ``pig_scan_knn``, ``rr_spectral_knn``
+  (up to 2 x 10^4 nodes: their cost grows with n^2 by design),
+  ``noisy_power_knn`` and ``epsilon_graph`` (uniform points).
 
 Run: ``python benchmarks/bench_scaling.py`` (about 15 minutes on 2 cores),
 ``--quick`` (about 2 minutes), ``--case NAME`` for some cases only.
@@ -56,9 +65,26 @@ if (_ROOT / "skdpgraph").is_dir():  # measure this checkout, not an installed co
 import numpy as np
 from scipy.sparse.csgraph import minimum_spanning_tree, shortest_path
 
-from skdpgraph.cluster import SCAN, GraphKMedoids
+from sklearn.neighbors import kneighbors_graph
+
+from skdpgraph.cluster import (
+    SCAN,
+    DBMSTClu,
+    GraphKMedoids,
+    NoisyPowerClustering,
+    PrivateGraphClustering,
+    PrivateMSTClustering,
+    RandomizedResponseSpectralClustering,
+)
 from skdpgraph.edge_dp import EdgeFlipPerturbation
-from skdpgraph.tree import noisy_max_prim_tree
+from skdpgraph.graphs import EpsilonGraph, SimilarityToDistance, StructuralDistance
+from skdpgraph.tree import (
+    exponential_tree,
+    input_perturbation_tree,
+    laplace_mst,
+    noisy_max_prim_tree,
+    pamst,
+)
 from skdpgraph.utils import edges_to_csr, graph_edges
 
 # ---------------------------------------------------------------------------
@@ -103,6 +129,17 @@ def random_connected_graph(n, m, seed=0):
     extra = rng.permutation(extra)[: max(m - (n - 1), 0)]
     key = np.concatenate([tree, extra])
     return edges_to_csr(key // n, key % n, rng.random(key.size), n)
+
+
+def knn_graph(n, k=10, seed=0):
+    """The 10-nearest-neighbour graph of ``n`` uniform points of the unit square.
+
+    Symmetrised (an edge where either point is among the other's ``k``
+    nearest), Euclidean distances as weights: about ``5.7 n`` edges.
+    """
+    X = np.random.default_rng(seed).random((n, 2))
+    A = kneighbors_graph(X, k, mode="distance")
+    return A.maximum(A.T).tocsr()
 
 
 def with_random_weights(A, seed=1):
@@ -203,6 +240,122 @@ def _scan_note(ctx, out, peak):
     return f"mean degree {G.nnz / G.shape[0]:.0f}, {out.n_clusters_} clusters"
 
 
+# Two families for every estimator, from 10^4 to 4 x 10^6 edges: 10-NN
+# graphs of random points (weights: distances) and random connected graphs
+# with 10 edges per node (weights: U(0, 1)).
+_FAMILIES = {
+    "knn": (knn_graph, [1750, 17500, 175000, 700000], [1750, 17500]),
+    "random": (lambda n: random_connected_graph(n, 10 * n), [1000, 10000, 100000, 400000],
+               [1000, 10000]),
+}
+
+
+def _weighted_setup(family):
+    def setup(n):
+        G = _FAMILIES[family][0](n)
+        return {"graph": G, "mst_graph": G, "edges": G.nnz // 2}
+    return setup
+
+
+def _topology_setup(family):
+    def setup(n):
+        G = _FAMILIES[family][0](n)
+        T = G.copy()
+        T.data[:] = 1.0
+        return {"graph": T, "mst_graph": G, "edges": G.nnz // 2}
+    return setup
+
+
+def _points_setup(n):
+    # EpsilonGraph of uniform points with radius sqrt(6 / (pi n)): about 3 n edges.
+    X = np.random.default_rng(0).random((n, 2))
+    radius = float(np.sqrt(6.0 / (np.pi * n)))
+    G = EpsilonGraph(radius=radius).fit_transform(X)
+    return {"graph": G, "X": X, "radius": radius, "mst_graph": G, "edges": G.nnz // 2}
+
+
+# Budget and public bounds of the private estimators: epsilon 1, mu 0.01
+# (the exponential mechanism's goal case), weights within (0, 1.5).
+_EPS, _MU, _BOUNDS = 1.0, 0.01, (0.0, 1.5)
+
+# name -> (title, run, setup kind, sizes or None for the family's, quick or None)
+_PER_FAMILY = {
+    "dbmstclu": ("DBMSTClu(metric='precomputed')",
+                 lambda c: DBMSTClu(metric="precomputed").fit(c["graph"]), "weighted"),
+    "ptclust": ("PrivateMSTClustering(epsilon=1, sensitivity=0.01), defaults",
+                lambda c: PrivateMSTClustering(epsilon=_EPS, sensitivity=_MU,
+                                               weight_bounds=_BOUNDS, metric="precomputed",
+                                               random_state=0).fit(c["graph"]), "weighted"),
+    "exponential": ("exponential_tree(epsilon=1, mu=0.01, l1)",
+                    lambda c: exponential_tree(c["graph"], _EPS, sensitivity=_MU,
+                                               random_state=0), "weighted"),
+    "pamst": ("pamst(epsilon=1, mu=0.01)",
+              lambda c: pamst(c["graph"], _EPS, sensitivity=_MU, random_state=0), "weighted"),
+    "laplace_mst": ("laplace_mst(epsilon=1, mu=0.01)",
+                    lambda c: laplace_mst(c["graph"], _EPS, sensitivity=_MU, random_state=0),
+                    "weighted"),
+    "input_pert": ("input_perturbation_tree(epsilon=1, delta=1e-6, mu=0.01)",
+                   lambda c: input_perturbation_tree(c["graph"], _EPS, delta=1e-6,
+                                                     sensitivity=_MU, random_state=0),
+                   "weighted"),
+    "nmp": ("noisy_max_prim_tree(epsilon=1, delta=1e-6, mu=0.01)",
+            lambda c: noisy_max_prim_tree(c["graph"], _EPS, delta=1e-6, sensitivity=_MU,
+                                          random_state=0), "weighted"),
+    "scan": ("SCAN() on the topology", lambda c: SCAN().fit(c["graph"]), "topology"),
+    "structural": ("StructuralDistance() on the topology",
+                   lambda c: StructuralDistance().fit_transform(c["graph"]), "topology"),
+    "sim_to_dist": ("SimilarityToDistance() of the weights",
+                    lambda c: SimilarityToDistance().fit_transform(c["graph"]), "weighted"),
+}
+
+# Estimators whose cost is not linear in the input by design: the dense
+# n x n distances of GraphKMedoids (refused beyond max_memory) and the
+# releases of the edge-DP routes (about n^2 / (2 (1 + e^epsilon)) released
+# edges for randomized response): 10-NN graphs up to 10^4 or 2 x 10^4 nodes.
+_SMALL = [1750, 4000, 10000]
+
+
+def _edge_dp_cases():
+    topo = _topology_setup("knn")
+    return [
+        Case("kmedoids_knn", "GraphKMedoids(n_clusters=10) on the 10-NN topology",
+             sizes=_SMALL, quick=_SMALL[:2], setup=topo,
+             run=lambda c: GraphKMedoids(10, random_state=0).fit(c["graph"])),
+        Case("edge_flip_knn", "EdgeFlipPerturbation(epsilon=4) of the 10-NN topology",
+             sizes=_SMALL + [20000], quick=_SMALL[:2], setup=topo,
+             run=lambda c: EdgeFlipPerturbation(epsilon=4.0, random_state=1).fit_transform(
+                 c["graph"])),
+        Case("pig_scan_knn", "PrivateGraphClustering(SCAN(), epsilon=4), 10-NN topology",
+             sizes=_SMALL + [20000], quick=_SMALL[:2], setup=topo,
+             run=lambda c: PrivateGraphClustering(SCAN(), epsilon=4.0,
+                                                  random_state=1).fit(c["graph"])),
+        Case("rr_spectral_knn",
+             "RandomizedResponseSpectralClustering(n_clusters=10, epsilon=4), 10-NN topology",
+             sizes=_SMALL + [20000], quick=_SMALL[:2], setup=topo,
+             run=lambda c: RandomizedResponseSpectralClustering(
+                 n_clusters=10, epsilon=4.0, random_state=1).fit(c["graph"])),
+        Case("noisy_power_knn", "NoisyPowerClustering(n_clusters=10, epsilon=4), 10-NN topology",
+             sizes=[1750, 17500, 175000, 700000], quick=[1750, 17500], setup=topo,
+             run=lambda c: NoisyPowerClustering(n_clusters=10, epsilon=4.0,
+                                                random_state=1).fit(c["graph"])),
+        Case("epsilon_graph", "EpsilonGraph of uniform points (about 3 n edges)",
+             sizes=[3300, 33000, 330000, 1300000], quick=[3300, 33000], setup=_points_setup,
+             run=lambda c: EpsilonGraph(radius=c["radius"]).fit_transform(c["X"])),
+    ]
+
+
+def _family_cases():
+    cases = []
+    for name, (title, run, kind) in _PER_FAMILY.items():
+        for family, (_, sizes, quick) in _FAMILIES.items():
+            setup = (_weighted_setup if kind == "weighted" else _topology_setup)(family)
+            label = "10-NN graph of random points" if family == "knn" else (
+                "random connected graph, 10 edges/node")
+            cases.append(Case(f"{name}_{family}", f"{title}, {label}", sizes=sizes,
+                              quick=quick, setup=setup, run=run))
+    return cases
+
+
 CASES = [
     Case("kmedoids", "GraphKMedoids (default init), planted partition, k = n/100",
          sizes=[1000, 2000, 4000, 10000], quick=[500, 1000, 2000],
@@ -237,7 +390,7 @@ CASES = [
     Case("scan_sparse", "SCAN() on a random connected graph, 5 edges/node",
          sizes=[2000, 20000, 200000, 800000], quick=[2000, 20000, 200000],
          setup=_scan_sparse_setup, run=lambda c: SCAN().fit(c["graph"]), note=_scan_note),
-]
+] + _family_cases() + _edge_dp_cases()
 _BY_NAME = {case.name: case for case in CASES}
 
 # ---------------------------------------------------------------------------

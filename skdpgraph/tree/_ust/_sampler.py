@@ -192,7 +192,7 @@ def _sample(u, v, logc, n, rng, config):
     budget = max_work
     if method == "auto":
         elim_cost = float(np.sum(sizes.astype(np.float64) ** 3)) / 3.0
-        budget = min(max_work, max(_DRAWS_PER_FLOP * elim_cost, 10.0 * (n + u.size)))
+        budget = min(max_work, max(_DRAWS_PER_FLOP * elim_cost, float(n + u.size)))
     succ, roots, _ = cycle_popping(u, v, kl, n, rng, budget, labels=lab)
     if succ is None:  # out of budget: the exact fallback (the law is unchanged)
         return keep[elimination_by_component(u, v, kl, n, rng, lab, ncomp)]
