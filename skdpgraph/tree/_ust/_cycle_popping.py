@@ -128,9 +128,8 @@ class _SuccessorSampler:
         self._has_light = set(np.flatnonzero(self.log_light > -np.inf).tolist())
 
     def draw(self, nodes, rng):
-        """One successor for each node of ``nodes``; also returns the work done."""
+        """One successor for each node of ``nodes``."""
         out = np.empty(nodes.size, dtype=np.int64)
-        work = 0
         # Rows going to their light neighbours: probability q, Exp(1) > -log q.
         to_light = np.zeros(nodes.size, dtype=bool)
         has = np.flatnonzero(self.log_light[nodes] > -np.inf)
@@ -149,13 +148,12 @@ class _SuccessorSampler:
                 lw = log_light[rows[go]]
                 idx[go] = np.argmax(lw + gumbel(lw.shape, rng), axis=1)
             out[sel] = nbr[rows, idx]
-            work += sel.size * cdf.shape[1]
-        return out, work
+        return out
 
     def draw_many(self, x, size, rng):
         """``size`` i.i.d. successors of the one node ``x`` (the law of :meth:`draw`)."""
         if x in self._has_light:
-            return self.draw(np.full(size, x, dtype=np.int64), rng)[0]
+            return self.draw(np.full(size, x, dtype=np.int64), rng)
         cdf, nbr, total, _ = self.blocks[self._wc[x]]
         row = self._row[x]
         # searchsorted(side="right") counts the entries <= target, as draw() does.
@@ -220,7 +218,7 @@ def _wilson(sampler, n, roots, rng, max_work):
     is_root[roots] = True
     walkers = np.flatnonzero(~is_root)
     depth = _STACK_DEPTH
-    stack = array("q", sampler.draw(np.repeat(walkers, depth), rng)[0].tobytes())
+    stack = array("q", sampler.draw(np.repeat(walkers, depth), rng).tobytes())
     start = np.zeros(n, dtype=np.int64)
     start[walkers] = depth * np.arange(walkers.size)
     filled = np.where(is_root, 0, depth)  # successors given to each node so far
