@@ -23,6 +23,7 @@ from skdpgraph.cluster import (
 )
 from skdpgraph.edge_dp import (
     EdgeFlipPerturbation,
+    belief_propagation_communities,
     debiased_adjacency,
     debiased_spectral_clustering,
     expected_added_edges,
@@ -210,6 +211,74 @@ def test_refinement_fixes_misassigned_nodes():
     assert adjusted_rand_score(y, refine_communities(A, wrong)) == 1.0
 
 
+def test_belief_propagation_fixes_misassigned_nodes():
+    A, y = _planted()
+    wrong = y.copy()
+    wrong[::7] = (wrong[::7] + 1) % 3
+    labels = belief_propagation_communities(A, wrong)
+    assert labels.dtype == np.int64 and labels.shape == y.shape
+    assert adjusted_rand_score(y, labels) == 1.0
+
+
+def test_belief_propagation_handles_isolated_nodes_and_one_community():
+    A, y = _planted()
+    A = sp.block_diag([A, sp.csr_array((5, 5))], format="csr")
+    start = np.concatenate([y, [0, 1, 2, 0, 1]])
+    labels = belief_propagation_communities(A, start)
+    assert labels.shape == (A.shape[0],)
+    assert adjusted_rand_score(y, labels[:-5]) == 1.0
+    np.testing.assert_array_equal(belief_propagation_communities(A, np.zeros(A.shape[0])),
+                                  np.zeros(A.shape[0], dtype=np.int64))
+
+
+@pytest.mark.parametrize("refine", ["bp", "likelihood", True, False])
+def test_refine_options_through_both_estimators(refine):
+    A, y = _planted(size=80)
+    p = randomized_response_probability(6.0)
+    released = flip_edges(A, 2 * p, random_state=1)
+    for make in (
+        lambda: RandomizedResponseSpectralClustering(3, epsilon=6.0, refine=refine,
+                                                     random_state=0),
+        lambda: DebiasedSpectralClustering(3, flip_probability=p, refine=refine,
+                                           random_state=0),
+    ):
+        X = A if isinstance(make(), RandomizedResponseSpectralClustering) else released
+        first, second = make().fit(X), make().fit(X)
+        labels = first.labels_
+        # A valid partition numbered 0..k'-1, reproducible given random_state.
+        assert labels.shape == (A.shape[0],)
+        np.testing.assert_array_equal(np.unique(labels), np.arange(first.n_clusters_))
+        np.testing.assert_array_equal(labels, second.labels_)
+        # High epsilon: the planted communities are recovered.
+        assert adjusted_rand_score(y, labels) == 1.0
+        if refine is False:
+            np.testing.assert_array_equal(labels, first.spectral_labels_)
+
+
+def test_bp_refinement_in_pipeline_and_function():
+    A, y = _planted(size=80)
+    pipe = make_pipeline(RandomizedResponseSpectralClustering(3, epsilon=6.0, refine="bp",
+                                                              random_state=0))
+    assert adjusted_rand_score(y, pipe.fit(A).named_steps[
+        "randomizedresponsespectralclustering"].labels_) == 1.0
+    assert adjusted_rand_score(y, pipe.fit_predict(A)) == 1.0
+    p = randomized_response_probability(6.0)
+    released = flip_edges(A, 2 * p, random_state=1)
+    res = debiased_spectral_clustering(released, p, n_clusters=3, refine="bp", random_state=0)
+    assert adjusted_rand_score(y, res.labels) == 1.0
+
+
+@pytest.mark.parametrize("refine", ["BP", "em", "", None, 1.5])
+def test_bad_refine_values(refine):
+    A, _ = _planted()
+    for est in (RandomizedResponseSpectralClustering(3, epsilon=3.0, refine=refine),
+                DebiasedSpectralClustering(3, flip_probability=0.1, refine=refine)):
+        with pytest.raises(ValueError, match="refine"):
+            est.fit(A)
+    with pytest.raises(ValueError, match="refine must be"):
+        debiased_spectral_clustering(A, 0.1, n_clusters=3, refine=refine)
+
+
 def test_noisy_power_recovers_dense_blocks():
     A, y = _planted(blocks=2, size=150, p_in=0.5, p_out=0.05)
     model = NoisyPowerClustering(2, epsilon=6.0, random_state=0).fit(A)
@@ -304,6 +373,10 @@ def test_bad_function_parameters():
         debiased_spectral_clustering(A, 0.1, n_clusters=181)
     with pytest.raises(ValueError, match="labels must have shape"):
         refine_communities(A, y[:-1])
+    with pytest.raises(ValueError, match="labels must have shape"):
+        belief_propagation_communities(A, y[:-1])
+    with pytest.raises(ValueError, match="damping"):
+        belief_propagation_communities(A, y, damping=1.0)
     with pytest.raises(ValueError, match="sample_rate"):
         flip_edges(A, 0.1, sample_rate=1.5)
 
@@ -355,7 +428,11 @@ _FEATURES = (
 @parametrize_with_checks(
     [
         DebiasedSpectralClustering(2, flip_probability=0.1, n_init=1, random_state=0),
+        DebiasedSpectralClustering(2, flip_probability=0.1, refine="bp", n_init=1,
+                                   random_state=0),
         RandomizedResponseSpectralClustering(2, epsilon=3.0, n_init=1, random_state=0),
+        RandomizedResponseSpectralClustering(2, epsilon=3.0, refine="bp", n_init=1,
+                                             random_state=0),
         NoisyPowerClustering(2, n_iter=2, n_init=1, random_state=0),
     ],
     expected_failed_checks=lambda est: {"check_clustering": _FEATURES},

@@ -20,7 +20,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES, _flip_release
 from ..edge_dp._power import _noisy_power
-from ..edge_dp._spectral import _check_n_clusters, _kmeans, _spectral_canonical
+from ..edge_dp._spectral import _check_n_clusters, _check_refine, _kmeans, _spectral_canonical
 from ..privacy import (
     charge,
     noisy_power_budget,
@@ -40,7 +40,7 @@ __all__ = [
 _SPECTRAL_CONSTRAINTS = {
     "n_clusters": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
     "regularization": [None, StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
-    "refine": ["boolean"],
+    "refine": ["boolean", StrOptions({"likelihood", "bp"})],
     "max_clusters": [Interval(Integral, 1, None, closed="left")],
     "n_init": [Interval(Integral, 1, None, closed="left")],
     "random_state": ["random_state", np.random.Generator],
@@ -79,8 +79,13 @@ class DebiasedSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimato
     regularization : None, "auto" or float >= 0, default=None
         Degree regularisation of the operator (``tau``; ``"auto"``: the mean
         debiased degree).
-    refine : bool, default=True
-        Likelihood refinement on the released graph after k-means.
+    refine : bool, "likelihood" or "bp", default=True
+        Refinement of the k-means labels on the released graph:
+        ``"likelihood"``, mean-field EM of a block-model likelihood
+        (:func:`~skdpgraph.edge_dp.refine_communities`); ``"bp"``, belief
+        propagation on the same model
+        (:func:`~skdpgraph.edge_dp.belief_propagation_communities`);
+        ``True``, the default refinement (``"likelihood"``); ``False``, none.
     max_clusters : int, default=256
         Cap of ``"auto"``.
     n_init : int, default=10
@@ -143,7 +148,7 @@ class DebiasedSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimato
         n = A.shape[0]
         k = _check_n_clusters(self.n_clusters, n)
         res = _spectral_canonical(A, float(self.flip_probability), float(self.sample_rate), k,
-                                  self.regularization, bool(self.refine),
+                                  self.regularization, _check_refine(self.refine),
                                   int(self.max_clusters), int(self.n_init),
                                   check_random_state(self.random_state))
         set_result_attributes(self, res, _SPECTRAL_FIELDS)
@@ -257,7 +262,7 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         del A  # nothing below reads the private graph
         with log.stage("debiased spectral clustering") as note:
             res = _spectral_canonical(released, p, q, k, self.regularization,
-                                      bool(self.refine), int(self.max_clusters),
+                                      _check_refine(self.refine), int(self.max_clusters),
                                       int(self.n_init), rng)
             note(f"{res.n_clusters} clusters")
         set_result_attributes(self, res, _SPECTRAL_FIELDS)

@@ -9,6 +9,7 @@ perturbed graph alone is post-processing and keeps the guarantee
 
 from ._flip import flip_pair_keys, DEFAULT_MAX_ADDED_EDGES, EdgeFlipPerturbation, expected_added_edges, flip_edges
 from ._power import NoisyPowerResult, noisy_power_method
+from ._bp import belief_propagation_communities
 from ._spectral import (
                         DebiasedSpectralResult,
                         debiased_adjacency,
@@ -44,6 +45,7 @@ __all__ = [
     "debiased_adjacency",
     "debiased_spectral_clustering",
     "refine_communities",
+    "belief_propagation_communities",
     "NoisyPowerResult",
     "noisy_power_method",
 ]

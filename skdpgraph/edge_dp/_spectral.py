@@ -35,6 +35,7 @@ from scipy.special import softmax
 from sklearn.cluster import KMeans
 
 from ..utils import check_adjacency, check_int, check_random_state, check_real
+from ._bp import _bp
 
 __all__ = [
     "DebiasedSpectralResult",
@@ -282,6 +283,22 @@ def _check_regularization(regularization):
     return check_real(regularization, "regularization", low=0.0)
 
 
+#: What ``refine=True`` runs.
+_DEFAULT_REFINE = "likelihood"
+_REFINE_OPTIONS = ("likelihood", "bp")
+
+
+def _check_refine(refine):
+    """``refine`` as ``"likelihood"``, ``"bp"`` or ``None`` (no refinement)."""
+    if isinstance(refine, (bool, np.bool_)):
+        return _DEFAULT_REFINE if refine else None
+    if isinstance(refine, str) and refine in _REFINE_OPTIONS:
+        return refine
+    raise ValueError(
+        f"refine must be True, False, 'likelihood' or 'bp'; got {refine!r}."
+    )
+
+
 def _kmeans(X, k, n_init, rng):
     if k == 1:
         return np.zeros(X.shape[0], dtype=np.int64)
@@ -319,7 +336,12 @@ def _spectral_canonical(A, p, q, n_clusters, regularization, refine, max_cluster
     norms = np.linalg.norm(V, axis=1, keepdims=True)
     X = V / np.where(norms > 0, norms, 1.0)
     spectral = _kmeans(X, k, n_init, rng)
-    labels = _refine(A, spectral, 30) if refine and k > 1 else spectral
+    if refine is None or k < 2:
+        labels = spectral
+    elif refine == "bp":
+        labels = _bp(A, spectral)
+    else:
+        labels = _refine(A, spectral, 30)
     _, labels = np.unique(labels, return_inverse=True)
     return DebiasedSpectralResult(labels.astype(np.int64), int(labels.max()) + 1,
                                   spectral, V, vals, edge)
@@ -337,8 +359,10 @@ def debiased_spectral_clustering(perturbed, flip_probability, *, n_clusters="aut
     2. its top ``k`` eigenvectors (largest eigenvalues, ``eigsh`` on the
        implicit operator), rows scaled to unit norm, clustered by k-means
        (Hehir, Slavkovic and Niu 2022);
-    3. optionally a likelihood refinement on the released graph
-       (:func:`refine_communities`).
+    3. optionally a refinement on the released graph: mean-field EM of a
+       block-model likelihood (:func:`refine_communities`) or belief
+       propagation on the same model
+       (:func:`belief_propagation_communities`).
 
     The number of communities is either given (public) or, with
     ``n_clusters="auto"``, estimated from the released spectrum: the number
@@ -367,8 +391,11 @@ def debiased_spectral_clustering(perturbed, flip_probability, *, n_clusters="aut
     regularization : None, "auto" or float >= 0, default=None
         ``None``: the debiased adjacency. A float ``tau`` (``"auto"``: the
         mean debiased degree) gives the regularised normalised form.
-    refine : bool, default=True
-        Run :func:`refine_communities` on the k-means labels.
+    refine : bool, "likelihood" or "bp", default=True
+        Refinement of the k-means labels: ``"likelihood"``,
+        :func:`refine_communities`; ``"bp"``,
+        :func:`belief_propagation_communities`; ``True``, the default
+        refinement (``"likelihood"``); ``False``, none.
     max_clusters : int >= 1, default=256
         Largest number of eigenvalues computed with ``n_clusters="auto"``.
     n_init : int >= 1, default=10
@@ -390,6 +417,9 @@ def debiased_spectral_clustering(perturbed, flip_probability, *, n_clusters="aut
        of Privacy and Confidentiality 12(2), 2022.
     .. [2] T. Qin and K. Rohe, "Regularized spectral clustering under the
        degree-corrected stochastic blockmodel", NeurIPS 2013.
+    .. [3] A. Decelle, F. Krzakala, C. Moore and L. Zdeborova, "Asymptotic
+       analysis of the stochastic block model for modular networks and its
+       algorithmic applications", Phys. Rev. E 84, 066106, 2011.
 
     Examples
     --------
@@ -412,6 +442,7 @@ def debiased_spectral_clustering(perturbed, flip_probability, *, n_clusters="aut
     regularization = _check_regularization(regularization)
     max_clusters = check_int(max_clusters, "max_clusters", 1)
     n_init = check_int(n_init, "n_init", 1)
+    refine = _check_refine(refine)
     rng = check_random_state(random_state)
-    return _spectral_canonical(A, p, q, n_clusters, regularization, bool(refine),
+    return _spectral_canonical(A, p, q, n_clusters, regularization, refine,
                                max_clusters, n_init, rng)
