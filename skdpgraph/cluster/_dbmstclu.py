@@ -715,6 +715,8 @@ class _Engine:
         self.c = np.zeros(L)
         self.ver = np.zeros(L, dtype=np.int64)
         self.inchain = np.zeros(L, dtype=bool)
+        self.rdisp = np.zeros(L)  # rest dispersion / separation of chain members
+        self.rsep = np.zeros(L)
         self.pb = _Blocks(p, True)
         self.qb = _Blocks(q, False)
         self.lo, self.hi, self.N = 0, L, L
@@ -799,15 +801,20 @@ class _Engine:
         self.dinfo = self.sinfo = None
         if self.nz_d == 1:
             f, l = self.pb.first_last(D, lo, hi)
-            cd = self._lca_path(f, l)
-            self.dinfo = [f, l, cd[0]]
+            cd = self._lca_path(f, l)[::-1]
+            self.dinfo = self._chain_info(f, l, cd, self.p, np.maximum, -np.inf)
         cs = []
         if np.isfinite(S) and self.nz_s == 1 and not self.root_s:
             f, l = self.qb.first_last(S, lo, hi)
-            cs = self._lca_path(f, l)
-            self.sinfo = [f, l, cs[0]]
+            cs = self._lca_path(f, l)[::-1]
+            self.sinfo = self._chain_info(f, l, cs, self.q, np.minimum, np.inf)
         old = self.chain
-        members = sorted(set(cd) | set(cs))
+        if not cs:
+            members = cd
+        elif not cd:
+            members = cs
+        else:
+            members = sorted(set(cd) | set(cs))
         new = np.array(members, dtype=np.int64)
         if old.size:
             keep = set(members)
@@ -820,44 +827,138 @@ class _Engine:
         if not new.size:
             return
         self.inchain[new] = True
-        disp = np.full(new.size, D)
-        sep = np.full(new.size, S)
-        ends = self.e[new]
+        self.rdisp[new] = D
+        self.rsep[new] = S
         if cd:
-            m = np.array([y in set(cd) for y in members])
-            disp[m] = self.pb.outside(new[m], ends[m])
+            info = self.dinfo
+            self.rdisp[info[4]] = info[6]
         if cs:
-            m = np.array([y in set(cs) for y in members])
-            sep[m] = self.qb.outside(new[m], ends[m])
-        self.vout[new] = _vi(np.minimum(self.p[new], sep), np.maximum(disp, 0.0))
+            info = self.sinfo
+            self.rsep[info[4]] = info[6]
+        self.vout[new] = _vi(np.minimum(self.p[new], self.rsep[new]),
+                             np.maximum(self.rdisp[new], 0.0))
 
-    def _chains_changed(self, x, ex, y0, w):
-        """Whether the cut of ``[x, ex)`` (new cut of weight w at ``y0``) may
-        change a chain. A chain is the path from the root down to the lowest
-        common ancestor ``l`` of the edges of weight D (nodes with incident cut
-        S), first and last in preorder at ``f`` and ``g``; a cut inside the
-        subtree of ``l`` that keeps ``f`` and ``g`` changes neither the path
-        nor any member's rest."""
+    def _chain_info(self, f, g, path, vals, uf, ident):
+        """A chain: ``[f, g, l, path, path array, pieces, prefix]``, ``path``
+        the members top-down (``l`` last). Piece ``j`` is the part of the
+        cluster below ``path[j - 1]`` (the root for ``j = 0``) and not below
+        ``path[j]``; the rest of ``path[j]`` is pieces ``0..j``, so its
+        extreme is the prefix extreme of the pieces."""
+        lo, hi = self.lo, self.hi
+        arr = np.array(path, dtype=np.int64)
+        k = arr.size
+        ends = self.e[arr]
+        left = np.empty(k, dtype=np.int64)
+        left[0] = lo
+        left[1:] = arr[:-1]
+        pieces = uf.reduceat(vals[:path[-1]], left)  # [path[j-1], path[j]), never empty
+        # [ends[j], ends[j-1]) with ends[-1] = hi, ascending from the bottom
+        b = ends[::-1]
+        start = int(b[0])
+        if start < hi:
+            seg = vals[start:hi]
+            idx = b - start
+            nxt = np.empty(k, dtype=np.int64)
+            nxt[:-1] = idx[1:]
+            nxt[-1] = hi - start
+            n_in = int(np.searchsorted(idx, seg.size))  # the others start at hi
+            right = np.full(k, ident)
+            right[:n_in] = uf.reduceat(seg, idx[:n_in])
+            right[idx == nxt] = ident
+            pieces = uf(pieces, right[::-1])
+        pref = uf.accumulate(pieces)
+        return [f, g, int(arr[-1]), path, arr, pieces, pref]
+
+    def _chain_piece(self, info, x):
+        """Index of the piece of a chain holding ``x`` (not below its bottom)."""
+        path, e = info[3], self.e
+        a, b = 0, len(path)
+        while a < b:  # members above x form a prefix of the path
+            m = (a + b) // 2
+            y = path[m]
+            if y < x < e[y]:
+                a = m + 1
+            else:
+                b = m
+        return a
+
+    def _piece_extreme(self, info, j, blocks):
+        path, e = info[3], self.e
+        top = path[j - 1] if j else self.lo
+        end = int(e[top]) if j else self.hi
+        bot = path[j]
+        x1 = blocks.query(top, bot)[0]
+        x2 = blocks.query(int(e[bot]), end)[0]
+        return x1 if (x1 >= x2 if blocks.is_max else x1 <= x2) else x2
+
+    def _chain_cut(self, info, j, value, is_max):
+        """Piece ``j`` of a chain now has extreme ``value``: new rests below."""
+        pieces, pref = info[5], info[6]
+        pieces[j] = value
+        uf = np.maximum if is_max else np.minimum
+        if j:
+            pref[j:] = uf(pref[j - 1], uf.accumulate(pieces[j:]))
+        else:
+            pref[:] = uf.accumulate(pieces)
+        mem = info[4][j:]
+        if is_max:
+            self.rdisp[mem] = pref[j:]
+        else:
+            self.rsep[mem] = pref[j:]
+        self.vout[mem] = _vi(np.minimum(self.p[mem], self.rsep[mem]),
+                             np.maximum(self.rdisp[mem], 0.0))
+
+    def _chains_update(self, x, ex, y0, w, max_a, min_a):
+        """Update the chains after the cut of ``[x, ex)`` (new cut of weight w
+        at ``y0``; ``max_a``, ``min_a``: the largest edge and smallest incident
+        cut it removed). Returns False when a chain must be recomputed.
+
+        A chain is the path from the root down to the lowest common ancestor
+        ``l`` of the edges of weight D (nodes with incident cut S), first and
+        last in preorder at ``f`` and ``g``. A cut that keeps ``f`` and ``g``
+        keeps the path; inside the subtree of ``l`` it changes no member's
+        rest, outside it changes one piece."""
         e = self.e
         want_d = self.nz_d == 1
         want_s = np.isfinite(self.S) and self.nz_s == 1 and not self.root_s
-        if want_d != (self.dinfo is not None) or want_s != (self.sinfo is not None):
-            return True
-        info = self.dinfo
-        if info is not None:
-            f, g, l = info
-            if not (l < x < e[l]) or x <= f < ex or x <= g < ex:
-                return True
-        info = self.sinfo
-        if info is not None:
-            f, g, l = info
-            if not (l < x < e[l]) or x <= f < ex or x <= g < ex:
-                return True
+        dinfo, sinfo = self.dinfo, self.sinfo
+        if want_d != (dinfo is not None) or want_s != (sinfo is not None):
+            return False
+        if dinfo is not None:
+            f, g, l = dinfo[0], dinfo[1], dinfo[2]
+            if x <= f < ex or x <= g < ex:
+                return False
+        if sinfo is not None:
+            f, g, l = sinfo[0], sinfo[1], sinfo[2]
+            if x <= f < ex or x <= g < ex:
+                return False
             if w == self.S:  # y0 joins the nodes with incident cut S
                 if not (l <= y0 < e[l]):
-                    return True
-                info[0], info[1] = min(f, y0), max(g, y0)
-        return False
+                    return False
+                sinfo[0], sinfo[1] = min(f, y0), max(g, y0)
+        if dinfo is not None:
+            l = dinfo[2]
+            if not (l < x < e[l]):
+                j = self._chain_piece(dinfo, x)
+                old = dinfo[5][j]
+                if max_a == old:
+                    new = self._piece_extreme(dinfo, j, self.pb)
+                    if new != old:
+                        self._chain_cut(dinfo, j, new, True)
+        if sinfo is not None:
+            l = sinfo[2]
+            if not (l < x < e[l]):
+                j = self._chain_piece(sinfo, x)
+                old = sinfo[5][j]
+                if min_a == old:
+                    new = self._piece_extreme(sinfo, j, self.qb)
+                elif w < old:
+                    new = w
+                else:
+                    new = old
+                if new != old:
+                    self._chain_cut(sinfo, j, new, False)
+        return True
 
     def _generic(self, idx):
         """Back to the generic values (rest keeps D and S) for ``idx``."""
@@ -1117,7 +1218,7 @@ class _Engine:
         self.nz_s += hs1 - hs0
         if y0 == lo and w == self.S:
             self.root_s = True
-        if self._chains_changed(x, ex, y0, w):
+        if not self._chains_update(x, ex, y0, w, max_a, min_a):
             self._chains()
         if G.size:
             self._admit(G)
