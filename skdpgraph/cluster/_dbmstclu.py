@@ -279,13 +279,21 @@ class _Blocks:
         self.cnt[blocks] = (blk == ext[:, None]).sum(axis=1)
 
     def _sync(self):
-        if self.dirty:
-            self._recompute(np.unique(np.array(self.dirty, dtype=np.int64)))
+        dirty = self.dirty
+        if dirty:
+            if len(dirty) <= 4:
+                vals, ext, cnt = self.vals, self.ext, self.cnt
+                for blk in set(dirty):
+                    seg = vals[blk * _BS:(blk + 1) * _BS]
+                    x = seg.max() if self.is_max else seg.min()
+                    ext[blk] = x
+                    cnt[blk] = np.count_nonzero(seg == x)
+            else:
+                self._recompute(np.unique(np.array(dirty, dtype=np.int64)))
             self.dirty = []
 
     def query(self, a, b):
         """(extreme, count) over ``[a, b)``; the count is 0 if it is the identity."""
-        self._sync()
         if b <= a:
             return self.identity, 0
         ba, bb = -(-a // _BS), b // _BS
@@ -293,6 +301,7 @@ class _Blocks:
             seg = self.vals[a:b]
             x = seg.max() if self.is_max else seg.min()
             return x, (int(np.count_nonzero(seg == x)) if x != self.identity else 0)
+        self._sync()
         parts = [self.vals[a:ba * _BS], self.vals[bb * _BS:b]]
         mid = self.ext[ba:bb]
         x = mid.max() if self.is_max else mid.min()
@@ -700,6 +709,7 @@ class _Engine:
         par = ctx.pos_of[ctx.parent[nodes]]
         par[0] = -1
         self.p, self.q, self.e, self.par = p, q, e, par
+        self.parl = par.tolist()
         self.s = e - ar
         self.d_in = _range_reduce(np.maximum, p[:L], ar + 1, e, -np.inf)
         self.cnt_d = _count_equal(p[:L], ar + 1, e, self.d_in)
@@ -708,8 +718,9 @@ class _Engine:
         self.alive = np.zeros(Lp, dtype=bool)
         self.alive[:L] = True
         self.rank = ctx.prank[nodes]
-        self.sv = self.s * _vi(np.minimum(np.maximum(p[:L], 0.0), self.m_in),
-                               np.maximum(self.d_in, 0.0))
+        self.vin = _vi(np.minimum(np.maximum(p[:L], 0.0), self.m_in),
+                       np.maximum(self.d_in, 0.0))  # validity of each subtree
+        self.sv = self.s * self.vin
         self.vout = np.zeros(L)
         self.b = np.zeros(L)
         self.c = np.zeros(L)
@@ -1012,12 +1023,17 @@ class _Engine:
             else:
                 heapq.heappush(g, (-r, i, ver))
 
-    def _admit(self, idx):
-        """Make the changed candidates ``idx`` visible if they may reach theta."""
-        idx = idx[~self.inchain[idx]]
-        if not idx.size:
-            return
-        c, b = self.c[idx], self.b[idx]
+    def _admit(self, idx, b=None):
+        """Make the changed candidates ``idx`` (values ``b``) visible if they
+        may reach theta."""
+        if b is None:
+            b = self.b[idx]
+        if self.chain.size:
+            out = ~self.inchain[idx]
+            idx, b = idx[out], b[out]
+            if not idx.size:
+                return
+        c = self.c[idx]
         h = (c == 0) & (b >= self.theta)
         if h.any():
             self._push(idx[h])
@@ -1151,67 +1167,94 @@ class _Engine:
 
     def _cut_subtree(self, x):
         """Cut the parent edge of ``x`` and move its subtree out (the smaller side)."""
-        p, q, e, par = self.p, self.q, self.e, self.par
+        p, q, e, parl = self.p, self.q, self.e, self.parl
         d_in, cnt_d, m_in, cnt_m = self.d_in, self.cnt_d, self.m_in, self.cnt_m
-        ex = int(e[x])
-        k = int(self.s[x])
-        w = float(p[x])
-        dx = d_in[x]
-        max_a = dx if dx > w else w
-        ca = (int(cnt_d[x]) if dx == max_a else 0) + (1 if w == max_a else 0)
-        min_a = m_in[x]
-        cm = int(cnt_m[x])
+        ex = e.item(x)
+        k = self.s.item(x)
+        w = p.item(x)
+        dx = d_in.item(x)
+        if dx > w:
+            max_a, ca = dx, cnt_d.item(x)
+        elif dx == w:
+            max_a, ca = w, cnt_d.item(x) + 1
+        else:
+            max_a, ca = w, 1
+        min_a = m_in.item(x)
+        cm = cnt_m.item(x)
         anc = []
-        y = int(par[x])
+        y = parl[x]
         while y >= 0:
             anc.append(y)
-            y = int(par[y])
+            y = parl[y]
         A = np.array(anc, dtype=np.int64)
         top = anc[-2] if len(anc) >= 2 else x
         track = self.F is not None
         if track:
             hd0, hs0 = self._hd(top), self._hs(top)
-        alive = self.alive
-        piece = self.node[x:ex][alive[x:ex]]
+        if ex - x == k:
+            piece = self.node[x:ex]
+        else:
+            piece = self.node[x:ex][self.alive[x:ex]]
         self._kill(x, ex)
         self.N -= k
-        self.s[A] -= k
+        sA = self.s[A] - k
+        self.s[A] = sA
+        changed = []  # ancestors whose inside validity changes
         # Largest inside weight: only ancestors holding it lose edges of it;
         # those left with none (the lowest ones) are recomputed.
         if ca:
             m = A[d_in[A] == max_a]
             if m.size:
-                cnt_d[m] -= ca
-                for y in m[cnt_d[m] == 0].tolist():
-                    d_in[y], cnt_d[y] = self.pb.query(y + 1, int(e[y]))
+                cnt = cnt_d[m] - ca
+                cnt_d[m] = cnt
+                if not cnt[0]:  # counts grow upwards: the zeros come first
+                    pb = self.pb
+                    for y in m[cnt == 0].tolist():
+                        d_in[y], cnt_d[y] = pb.query(y + 1, e.item(y))
+                        changed.append(y)
         # Smallest incident cut: the same, then the new cut at the parent.
         if min_a < np.inf and cm:
             m = A[m_in[A] == min_a]
             if m.size:
-                cnt_m[m] -= cm
-                for y in m[cnt_m[m] == 0].tolist():
-                    m_in[y], cnt_m[y] = self.qb.query(y, int(e[y]))
+                cnt = cnt_m[m] - cm
+                cnt_m[m] = cnt
+                if not cnt[0]:
+                    qb = self.qb
+                    for y in m[cnt == 0].tolist():
+                        m_in[y], cnt_m[y] = qb.query(y, e.item(y))
+                        changed.append(y)
         y0 = anc[0]
-        if w < q[y0]:
+        if w < q.item(y0):
             q[y0] = w
             self.qb.touch(y0, y0 + 1)
             mA = m_in[A]
             lt = A[w < mA]
+            if lt.size:
+                m_in[lt] = w
+                cnt_m[lt] = 1
+                changed.extend(lt.tolist())
             eq = A[w == mA]
-            m_in[lt] = w
-            cnt_m[lt] = 1
-            cnt_m[eq] += 1
-        self.sv[A] = self.s[A] * _vi(np.minimum(np.maximum(p[A], 0.0), m_in[A]),
-                                     np.maximum(d_in[A], 0.0))
+            if eq.size:
+                cnt_m[eq] += 1
+        vin = self.vin
+        for y in changed:
+            sep = p.item(y)
+            sep = sep if sep > 0.0 else 0.0
+            mi = m_in.item(y)
+            sep = mi if mi < sep else sep
+            disp = d_in.item(y)
+            vin[y] = (sep - disp) / (sep if sep > disp else disp) if disp > 0 else 1.0
+        svA = sA * vin[A]
+        self.sv[A] = svA
         lo = self.lo
-        if (not track or self.N < 2 or d_in[lo] != self.D or m_in[lo] != self.S
+        if (not track or self.N < 2 or d_in.item(lo) != self.D or m_in.item(lo) != self.S
                 or _REFRESH_EVERY):
             return piece
         # Same D and S: update the ancestors' values and the chains.
         G = A[:-1]
         if G.size:
-            vg = self.vout[G]
-            self.b[G] = self.sv[G] - self.s[G] * vg
+            bG = svA[:-1] - sA[:-1] * self.vout[G]
+            self.b[G] = bG
             self.ver[G] += 1
         hd1, hs1 = self._hd(top), self._hs(top)
         self.nz_d += (hd1 > 0) - (hd0 > 0)
@@ -1221,7 +1264,7 @@ class _Engine:
         if not self._chains_update(x, ex, y0, w, max_a, min_a):
             self._chains()
         if G.size:
-            self._admit(G)
+            self._admit(G, bG)
         return piece
 
     def _cut_rest(self, x):
@@ -1237,6 +1280,7 @@ class _Engine:
         self._kill(ex, hi)
         self.lo, self.hi = x, ex
         self.par[x] = -1
+        self.parl[x] = -1
         self.p[x] = -np.inf
         self.pb.touch(x, x + 1)
         if w < self.q[x]:
