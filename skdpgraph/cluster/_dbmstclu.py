@@ -10,6 +10,7 @@ References
 """
 
 import heapq
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -199,12 +200,14 @@ def _range_reduce(ufunc, vals, lo, hi, identity):
     same = ok & (bl == br)
     if same.any():
         a, b = lo[same], hi[same]
-        acc = np.full(a.size, identity, dtype=np.float64)
-        for t in range(bs):
-            live = a + t < b
-            if not live.any():
-                break
-            acc = np.where(live, ufunc(acc, padded[np.minimum(a + t, nb * bs - 1)]), acc)
+        acc = padded[a]  # ranges within one block: scanned, the live ones only
+        act = np.flatnonzero(b - a > 1)
+        t = 1
+        while act.size:
+            pos = a[act] + t
+            acc[act] = ufunc(acc[act], padded[pos])
+            act = act[pos + 1 < b[act]]
+            t += 1
         out[same] = acc
     diff = ok & (bl < br)
     if diff.any():
@@ -931,7 +934,7 @@ class _Engine:
         rest, outside it changes one piece."""
         e = self.e
         want_d = self.nz_d == 1
-        want_s = np.isfinite(self.S) and self.nz_s == 1 and not self.root_s
+        want_s = math.isfinite(self.S) and self.nz_s == 1 and not self.root_s
         dinfo, sinfo = self.dinfo, self.sinfo
         if want_d != (dinfo is not None) or want_s != (sinfo is not None):
             return False
@@ -975,7 +978,7 @@ class _Engine:
         """Back to the generic values (rest keeps D and S) for ``idx``."""
         vg = _vi(np.minimum(np.maximum(self.p[idx], 0.0), self.S), max(self.D, 0.0))
         self.vout[idx] = vg
-        if self.F is not None and np.isfinite(self.S):
+        if self.F is not None and math.isfinite(self.S):
             self.c[idx] = self.F - vg
             self.b[idx] = self.sv[idx] - self.s[idx] * vg
             self.ver[idx] += 1
@@ -1028,12 +1031,14 @@ class _Engine:
         may reach theta."""
         if b is None:
             b = self.b[idx]
+        c = self.c[idx]
+        ok = b - self.n_lo * c >= self.theta  # the two tests below pass only here
+        if not ok.any():
+            return
+        idx, b, c = idx[ok], b[ok], c[ok]
         if self.chain.size:
             out = ~self.inchain[idx]
-            idx, b = idx[out], b[out]
-            if not idx.size:
-                return
-        c = self.c[idx]
+            idx, b, c = idx[out], b[out], c[out]
         h = (c == 0) & (b >= self.theta)
         if h.any():
             self._push(idx[h])
@@ -1123,7 +1128,7 @@ class _Engine:
         while self.N >= 2:
             if self.D is None:
                 self._full()
-            direct = not np.isfinite(self.S) or _REFRESH_EVERY
+            direct = not math.isfinite(self.S) or _REFRESH_EVERY
             x = self._select_direct() if direct else self._select()
             N, s_x = self.N, int(self.s[x])
             r = float(self.sv[x] + (N - s_x) * self.vout[x])
