@@ -678,13 +678,13 @@ class _Engine:
     incident cut, ``par`` parent position, ``e`` subtree end, ``s`` live
     subtree size, ``d_in`` / ``cnt_d`` largest weight strictly inside the
     subtree and how many edges have it, ``m_in`` / ``cnt_m`` smallest incident
-    cut over the subtree and how many nodes have it, ``sv`` = ``s`` times the
-    subtree's validity (the inside part of a cut) and ``vout`` the validity
-    of the rest of the cluster.
+    cut over the subtree and how many nodes have it, ``vin`` the subtree's
+    validity (the inside part of a cut is ``s vin``) and ``vout`` the
+    validity of the rest of the cluster.
 
     With ``D``, ``S`` the cluster's dispersion and separation and
     ``F = V(S, D)`` its validity, the value of a cut less the cluster's
-    current term is ``b - N c`` with ``b = sv - s vout`` and
+    current term is ``b - N c`` with ``b = s vin - s vout`` and
     ``c = F - vout >= 0`` for every candidate whose rest keeps an edge of
     weight ``D`` and a node with incident cut ``S`` (the others, ancestors
     of all such edges or nodes, form two chains and are evaluated exactly at
@@ -712,7 +712,6 @@ class _Engine:
         par = ctx.pos_of[ctx.parent[nodes]]
         par[0] = -1
         self.p, self.q, self.e, self.par = p, q, e, par
-        self.parl = par.tolist()
         self.s = e - ar
         self.d_in = _range_reduce(np.maximum, p[:L], ar + 1, e, -np.inf)
         self.cnt_d = _count_equal(p[:L], ar + 1, e, self.d_in)
@@ -723,14 +722,11 @@ class _Engine:
         self.rank = ctx.prank[nodes]
         self.vin = _vi(np.minimum(np.maximum(p[:L], 0.0), self.m_in),
                        np.maximum(self.d_in, 0.0))  # validity of each subtree
-        self.sv = self.s * self.vin
         self.vout = np.zeros(L)
         self.b = np.zeros(L)
         self.c = np.zeros(L)
         self.ver = np.zeros(L, dtype=np.int64)
         self.inchain = np.zeros(L, dtype=bool)
-        self.rdisp = np.zeros(L)  # rest dispersion / separation of chain members
-        self.rsep = np.zeros(L)
         self.pb = _Blocks(p, True)
         self.qb = _Blocks(q, False)
         self.lo, self.hi, self.N = 0, L, L
@@ -764,7 +760,8 @@ class _Engine:
         if np.isfinite(S):
             self.F = float(_vi(S, max(D, 0.0)))
             self.c[idx] = self.F - vg
-            self.b[idx] = self.sv[idx] - self.s[idx] * vg
+            si = self.s[idx]
+            self.b[idx] = si * self.vin[idx] - si * vg
         self._root_state()
         self._chains()
         if np.isfinite(S) and not _REFRESH_EVERY:
@@ -841,16 +838,19 @@ class _Engine:
         if not new.size:
             return
         self.inchain[new] = True
-        self.rdisp[new] = D
-        self.rsep[new] = S
+        # rest dispersion and separation of the members, aligned with the chain
+        self.ch_disp = np.full(new.size, D)
+        self.ch_sep = np.full(new.size, S)
         if cd:
             info = self.dinfo
-            self.rdisp[info[4]] = info[6]
+            info.append(np.searchsorted(new, info[4]))
+            self.ch_disp[info[7]] = info[6]
         if cs:
             info = self.sinfo
-            self.rsep[info[4]] = info[6]
-        self.vout[new] = _vi(np.minimum(self.p[new], self.rsep[new]),
-                             np.maximum(self.rdisp[new], 0.0))
+            info.append(np.searchsorted(new, info[4]))
+            self.ch_sep[info[7]] = info[6]
+        self.vout[new] = _vi(np.minimum(self.p[new], self.ch_sep),
+                             np.maximum(self.ch_disp, 0.0))
 
     def _chain_info(self, f, g, path, vals, uf, ident):
         """A chain: ``[f, g, l, path, path array, pieces, prefix]``, ``path``
@@ -914,13 +914,14 @@ class _Engine:
             pref[j:] = uf(pref[j - 1], uf.accumulate(pieces[j:]))
         else:
             pref[:] = uf.accumulate(pieces)
-        mem = info[4][j:]
+        at = info[7][j:]
         if is_max:
-            self.rdisp[mem] = pref[j:]
+            self.ch_disp[at] = pref[j:]
         else:
-            self.rsep[mem] = pref[j:]
-        self.vout[mem] = _vi(np.minimum(self.p[mem], self.rsep[mem]),
-                             np.maximum(self.rdisp[mem], 0.0))
+            self.ch_sep[at] = pref[j:]
+        mem = info[4][j:]
+        self.vout[mem] = _vi(np.minimum(self.p[mem], self.ch_sep[at]),
+                             np.maximum(self.ch_disp[at], 0.0))
 
     def _chains_update(self, x, ex, y0, w, max_a, min_a):
         """Update the chains after the cut of ``[x, ex)`` (new cut of weight w
@@ -980,7 +981,8 @@ class _Engine:
         self.vout[idx] = vg
         if self.F is not None and math.isfinite(self.S):
             self.c[idx] = self.F - vg
-            self.b[idx] = self.sv[idx] - self.s[idx] * vg
+            si = self.s[idx]
+            self.b[idx] = si * self.vin[idx] - si * vg
             self.ver[idx] += 1
             self._admit(idx)
 
@@ -1060,7 +1062,8 @@ class _Engine:
         lo, hi = self.lo, self.hi
         idx = lo + np.flatnonzero(self.alive[lo:hi])
         idx = idx[1:]
-        r = self.sv[idx] + (self.N - self.s[idx]) * self.vout[idx]
+        si = self.s[idx]
+        r = si * self.vin[idx] + (self.N - si) * self.vout[idx]
         top = r.max()
         near = np.flatnonzero(r >= top - self.tol)
         j = near[np.argmax(self.rank[idx[near]])]
@@ -1090,7 +1093,8 @@ class _Engine:
                     best = max(best, float(kd.max()))
             ch = self.chain
             if ch.size:
-                kc = self.sv[ch] + (N - self.s[ch]) * self.vout[ch] - N * self.F
+                sc = self.s[ch]
+                kc = sc * self.vin[ch] + (N - sc) * self.vout[ch] - N * self.F
                 best = max(best, float(kc.max()))
             if best - tol >= self.theta or self.theta == -np.inf:
                 break
@@ -1131,9 +1135,10 @@ class _Engine:
             direct = not math.isfinite(self.S) or _REFRESH_EVERY
             x = self._select_direct() if direct else self._select()
             N, s_x = self.N, int(self.s[x])
-            r = float(self.sv[x] + (N - s_x) * self.vout[x])
+            sv_x = self.s[x] * self.vin[x]
+            r = float(sv_x + (N - s_x) * self.vout[x])
             gain = r - self.term
-            ta = float(self.sv[x])
+            ta = float(sv_x)
             tb = float((N - s_x) * self.vout[x])
             node_x = int(self.node[x])
             if gain < -2 * self.tol and not self.forced:
@@ -1172,7 +1177,7 @@ class _Engine:
 
     def _cut_subtree(self, x):
         """Cut the parent edge of ``x`` and move its subtree out (the smaller side)."""
-        p, q, e, parl = self.p, self.q, self.e, self.parl
+        p, q, e, par = self.p, self.q, self.e, self.par
         d_in, cnt_d, m_in, cnt_m = self.d_in, self.cnt_d, self.m_in, self.cnt_m
         ex = e.item(x)
         k = self.s.item(x)
@@ -1187,10 +1192,10 @@ class _Engine:
         min_a = m_in.item(x)
         cm = cnt_m.item(x)
         anc = []
-        y = parl[x]
+        y = par.item(x)
         while y >= 0:
             anc.append(y)
-            y = parl[y]
+            y = par.item(y)
         A = np.array(anc, dtype=np.int64)
         top = anc[-2] if len(anc) >= 2 else x
         track = self.F is not None
@@ -1250,7 +1255,6 @@ class _Engine:
             disp = d_in.item(y)
             vin[y] = (sep - disp) / (sep if sep > disp else disp) if disp > 0 else 1.0
         svA = sA * vin[A]
-        self.sv[A] = svA
         lo = self.lo
         if (not track or self.N < 2 or d_in.item(lo) != self.D or m_in.item(lo) != self.S
                 or _REFRESH_EVERY):
@@ -1285,7 +1289,6 @@ class _Engine:
         self._kill(ex, hi)
         self.lo, self.hi = x, ex
         self.par[x] = -1
-        self.parl[x] = -1
         self.p[x] = -np.inf
         self.pb.touch(x, x + 1)
         if w < self.q[x]:
