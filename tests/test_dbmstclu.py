@@ -325,6 +325,80 @@ def test_incremental_engine_agrees_with_brute_force(monkeypatch, seed):
     np.testing.assert_allclose(res.dbcvi_path, [float(p) for p in path], rtol=0, atol=1e-12)
 
 
+def _released_weights(rng, m):
+    # Like a noisy release clipped to its bounds: a tenth of the weights at
+    # the upper bound, a few at the (tiny) lower one, the rest continuous.
+    return np.clip(rng.laplace(0.5, 3.0, size=m), 1e-300, 1.0)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_engine_on_released_trees_agrees_with_brute_force(monkeypatch, seed):
+    # Many cuts through the incremental engine on clipped noisy weights: the
+    # chains (ancestors of every heaviest edge / lightest incident cut) are
+    # updated piece by piece by cuts elsewhere in the cluster.
+    monkeypatch.setattr("skdpgraph.cluster._dbmstclu._SMALL", 1)
+    monkeypatch.setattr("skdpgraph.cluster._dbmstclu._HEAP", 2 + seed % 3)
+    rng = np.random.default_rng([91, seed])
+    n = 60
+    edges = _random_tree(rng, n, ("random", "caterpillar", "path")[seed % 3])
+    w = _released_weights(rng, n - 1)
+    res = dbmstclu(make_spanning_tree(edges[:, 0], edges[:, 1], w, n))
+    labels, order, path = reference_dbmstclu(n, [tuple(e) for e in edges.tolist()], w.tolist())
+    assert len(order) > 10
+    assert res.labels.tolist() == labels
+    assert [tuple(e) for e in res.cut_edges.tolist()] == [tuple(edges[k]) for k in order]
+    np.testing.assert_allclose(res.dbcvi_path, [float(p) for p in path], rtol=0, atol=1e-12)
+
+
+def test_engine_chain_values_stay_exact(monkeypatch):
+    # White-box: before every choice, the rest validity of each chain member
+    # (kept up to date piece by piece) equals its value from scratch.
+    from skdpgraph.cluster import _dbmstclu as mod
+
+    monkeypatch.setattr(mod, "_SMALL", 1)
+    checked = {"members": 0, "piece_updates": 0}
+    select, chain_cut = mod._Engine._select, mod._Engine._chain_cut
+
+    def checked_select(self):
+        for y in self.chain.tolist():
+            live = self.alive.copy()
+            live[:self.lo] = live[self.hi:] = False
+            live[y:self.e[y]] = False
+            disp = max(self.p[live].max(initial=-np.inf), 0.0)
+            sep = min(self.p[y], self.q[live].min(initial=np.inf))
+            assert self.vout[y] == mod._vi(sep, disp)
+            checked["members"] += 1
+        return select(self)
+
+    def counted_chain_cut(self, *args):
+        checked["piece_updates"] += 1
+        return chain_cut(self, *args)
+
+    monkeypatch.setattr(mod._Engine, "_select", checked_select)
+    monkeypatch.setattr(mod._Engine, "_chain_cut", counted_chain_cut)
+    for seed in (5, 7, 13, 17):  # trees whose chains change piece by piece
+        rng = np.random.default_rng([93, seed])
+        n = 300
+        edges = _random_tree(rng, n, "random")
+        dbmstclu(make_spanning_tree(edges[:, 0], edges[:, 1], _released_weights(rng, n - 1), n))
+    assert checked["members"] > 100 and checked["piece_updates"] > 0
+
+
+@pytest.mark.parametrize("kind", ["random", "caterpillar"])
+def test_engine_on_large_released_trees_matches_full_re_evaluation(monkeypatch, kind):
+    rng = np.random.default_rng([92, len(kind)])
+    n = 4000
+    edges = _random_tree(rng, n, kind)
+    T = make_spanning_tree(edges[:, 0], edges[:, 1], _released_weights(rng, n - 1), n)
+    fast = dbmstclu(T)
+    assert fast.cut_weights.size > 200
+    with monkeypatch.context() as m:
+        m.setattr("skdpgraph.cluster._dbmstclu._REFRESH_EVERY", 1)
+        slow = dbmstclu(T)
+    for name in fast._fields:
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+
+
 @pytest.mark.parametrize("kind", ["random", "caterpillar", "path", "star"])
 def test_engine_batch_and_slow_paths_agree(monkeypatch, kind):
     rng = np.random.default_rng([5, len(kind)])

@@ -10,6 +10,7 @@ References
 """
 
 import heapq
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -199,12 +200,14 @@ def _range_reduce(ufunc, vals, lo, hi, identity):
     same = ok & (bl == br)
     if same.any():
         a, b = lo[same], hi[same]
-        acc = np.full(a.size, identity, dtype=np.float64)
-        for t in range(bs):
-            live = a + t < b
-            if not live.any():
-                break
-            acc = np.where(live, ufunc(acc, padded[np.minimum(a + t, nb * bs - 1)]), acc)
+        acc = padded[a]  # ranges within one block: scanned, the live ones only
+        act = np.flatnonzero(b - a > 1)
+        t = 1
+        while act.size:
+            pos = a[act] + t
+            acc[act] = ufunc(acc[act], padded[pos])
+            act = act[pos + 1 < b[act]]
+            t += 1
         out[same] = acc
     diff = ok & (bl < br)
     if diff.any():
@@ -279,13 +282,21 @@ class _Blocks:
         self.cnt[blocks] = (blk == ext[:, None]).sum(axis=1)
 
     def _sync(self):
-        if self.dirty:
-            self._recompute(np.unique(np.array(self.dirty, dtype=np.int64)))
+        dirty = self.dirty
+        if dirty:
+            if len(dirty) <= 4:
+                vals, ext, cnt = self.vals, self.ext, self.cnt
+                for blk in set(dirty):
+                    seg = vals[blk * _BS:(blk + 1) * _BS]
+                    x = seg.max() if self.is_max else seg.min()
+                    ext[blk] = x
+                    cnt[blk] = np.count_nonzero(seg == x)
+            else:
+                self._recompute(np.unique(np.array(dirty, dtype=np.int64)))
             self.dirty = []
 
     def query(self, a, b):
         """(extreme, count) over ``[a, b)``; the count is 0 if it is the identity."""
-        self._sync()
         if b <= a:
             return self.identity, 0
         ba, bb = -(-a // _BS), b // _BS
@@ -293,6 +304,7 @@ class _Blocks:
             seg = self.vals[a:b]
             x = seg.max() if self.is_max else seg.min()
             return x, (int(np.count_nonzero(seg == x)) if x != self.identity else 0)
+        self._sync()
         parts = [self.vals[a:ba * _BS], self.vals[bb * _BS:b]]
         mid = self.ext[ba:bb]
         x = mid.max() if self.is_max else mid.min()
@@ -666,13 +678,13 @@ class _Engine:
     incident cut, ``par`` parent position, ``e`` subtree end, ``s`` live
     subtree size, ``d_in`` / ``cnt_d`` largest weight strictly inside the
     subtree and how many edges have it, ``m_in`` / ``cnt_m`` smallest incident
-    cut over the subtree and how many nodes have it, ``sv`` = ``s`` times the
-    subtree's validity (the inside part of a cut) and ``vout`` the validity
-    of the rest of the cluster.
+    cut over the subtree and how many nodes have it, ``vin`` the subtree's
+    validity (the inside part of a cut is ``s vin``) and ``vout`` the
+    validity of the rest of the cluster.
 
     With ``D``, ``S`` the cluster's dispersion and separation and
     ``F = V(S, D)`` its validity, the value of a cut less the cluster's
-    current term is ``b - N c`` with ``b = sv - s vout`` and
+    current term is ``b - N c`` with ``b = s vin - s vout`` and
     ``c = F - vout >= 0`` for every candidate whose rest keeps an edge of
     weight ``D`` and a node with incident cut ``S`` (the others, ancestors
     of all such edges or nodes, form two chains and are evaluated exactly at
@@ -708,8 +720,8 @@ class _Engine:
         self.alive = np.zeros(Lp, dtype=bool)
         self.alive[:L] = True
         self.rank = ctx.prank[nodes]
-        self.sv = self.s * _vi(np.minimum(np.maximum(p[:L], 0.0), self.m_in),
-                               np.maximum(self.d_in, 0.0))
+        self.vin = _vi(np.minimum(np.maximum(p[:L], 0.0), self.m_in),
+                       np.maximum(self.d_in, 0.0))  # validity of each subtree
         self.vout = np.zeros(L)
         self.b = np.zeros(L)
         self.c = np.zeros(L)
@@ -748,7 +760,8 @@ class _Engine:
         if np.isfinite(S):
             self.F = float(_vi(S, max(D, 0.0)))
             self.c[idx] = self.F - vg
-            self.b[idx] = self.sv[idx] - self.s[idx] * vg
+            si = self.s[idx]
+            self.b[idx] = si * self.vin[idx] - si * vg
         self._root_state()
         self._chains()
         if np.isfinite(S) and not _REFRESH_EVERY:
@@ -799,15 +812,20 @@ class _Engine:
         self.dinfo = self.sinfo = None
         if self.nz_d == 1:
             f, l = self.pb.first_last(D, lo, hi)
-            cd = self._lca_path(f, l)
-            self.dinfo = [f, l, cd[0]]
+            cd = self._lca_path(f, l)[::-1]
+            self.dinfo = self._chain_info(f, l, cd, self.p, np.maximum, -np.inf)
         cs = []
         if np.isfinite(S) and self.nz_s == 1 and not self.root_s:
             f, l = self.qb.first_last(S, lo, hi)
-            cs = self._lca_path(f, l)
-            self.sinfo = [f, l, cs[0]]
+            cs = self._lca_path(f, l)[::-1]
+            self.sinfo = self._chain_info(f, l, cs, self.q, np.minimum, np.inf)
         old = self.chain
-        members = sorted(set(cd) | set(cs))
+        if not cs:
+            members = cd
+        elif not cd:
+            members = cs
+        else:
+            members = sorted(set(cd) | set(cs))
         new = np.array(members, dtype=np.int64)
         if old.size:
             keep = set(members)
@@ -820,52 +838,151 @@ class _Engine:
         if not new.size:
             return
         self.inchain[new] = True
-        disp = np.full(new.size, D)
-        sep = np.full(new.size, S)
-        ends = self.e[new]
+        # rest dispersion and separation of the members, aligned with the chain
+        self.ch_disp = np.full(new.size, D)
+        self.ch_sep = np.full(new.size, S)
         if cd:
-            m = np.array([y in set(cd) for y in members])
-            disp[m] = self.pb.outside(new[m], ends[m])
+            info = self.dinfo
+            info.append(np.searchsorted(new, info[4]))
+            self.ch_disp[info[7]] = info[6]
         if cs:
-            m = np.array([y in set(cs) for y in members])
-            sep[m] = self.qb.outside(new[m], ends[m])
-        self.vout[new] = _vi(np.minimum(self.p[new], sep), np.maximum(disp, 0.0))
+            info = self.sinfo
+            info.append(np.searchsorted(new, info[4]))
+            self.ch_sep[info[7]] = info[6]
+        self.vout[new] = _vi(np.minimum(self.p[new], self.ch_sep),
+                             np.maximum(self.ch_disp, 0.0))
 
-    def _chains_changed(self, x, ex, y0, w):
-        """Whether the cut of ``[x, ex)`` (new cut of weight w at ``y0``) may
-        change a chain. A chain is the path from the root down to the lowest
-        common ancestor ``l`` of the edges of weight D (nodes with incident cut
-        S), first and last in preorder at ``f`` and ``g``; a cut inside the
-        subtree of ``l`` that keeps ``f`` and ``g`` changes neither the path
-        nor any member's rest."""
+    def _chain_info(self, f, g, path, vals, uf, ident):
+        """A chain: ``[f, g, l, path, path array, pieces, prefix]``, ``path``
+        the members top-down (``l`` last). Piece ``j`` is the part of the
+        cluster below ``path[j - 1]`` (the root for ``j = 0``) and not below
+        ``path[j]``; the rest of ``path[j]`` is pieces ``0..j``, so its
+        extreme is the prefix extreme of the pieces."""
+        lo, hi = self.lo, self.hi
+        arr = np.array(path, dtype=np.int64)
+        k = arr.size
+        ends = self.e[arr]
+        left = np.empty(k, dtype=np.int64)
+        left[0] = lo
+        left[1:] = arr[:-1]
+        pieces = uf.reduceat(vals[:path[-1]], left)  # [path[j-1], path[j]), never empty
+        # [ends[j], ends[j-1]) with ends[-1] = hi, ascending from the bottom
+        b = ends[::-1]
+        start = int(b[0])
+        if start < hi:
+            seg = vals[start:hi]
+            idx = b - start
+            nxt = np.empty(k, dtype=np.int64)
+            nxt[:-1] = idx[1:]
+            nxt[-1] = hi - start
+            n_in = int(np.searchsorted(idx, seg.size))  # the others start at hi
+            right = np.full(k, ident)
+            right[:n_in] = uf.reduceat(seg, idx[:n_in])
+            right[idx == nxt] = ident
+            pieces = uf(pieces, right[::-1])
+        pref = uf.accumulate(pieces)
+        return [f, g, int(arr[-1]), path, arr, pieces, pref]
+
+    def _chain_piece(self, info, x):
+        """Index of the piece of a chain holding ``x`` (not below its bottom)."""
+        path, e = info[3], self.e
+        a, b = 0, len(path)
+        while a < b:  # members above x form a prefix of the path
+            m = (a + b) // 2
+            y = path[m]
+            if y < x < e[y]:
+                a = m + 1
+            else:
+                b = m
+        return a
+
+    def _piece_extreme(self, info, j, blocks):
+        path, e = info[3], self.e
+        top = path[j - 1] if j else self.lo
+        end = int(e[top]) if j else self.hi
+        bot = path[j]
+        x1 = blocks.query(top, bot)[0]
+        x2 = blocks.query(int(e[bot]), end)[0]
+        return x1 if (x1 >= x2 if blocks.is_max else x1 <= x2) else x2
+
+    def _chain_cut(self, info, j, value, is_max):
+        """Piece ``j`` of a chain now has extreme ``value``: new rests below."""
+        pieces, pref = info[5], info[6]
+        pieces[j] = value
+        uf = np.maximum if is_max else np.minimum
+        if j:
+            pref[j:] = uf(pref[j - 1], uf.accumulate(pieces[j:]))
+        else:
+            pref[:] = uf.accumulate(pieces)
+        at = info[7][j:]
+        if is_max:
+            self.ch_disp[at] = pref[j:]
+        else:
+            self.ch_sep[at] = pref[j:]
+        mem = info[4][j:]
+        self.vout[mem] = _vi(np.minimum(self.p[mem], self.ch_sep[at]),
+                             np.maximum(self.ch_disp[at], 0.0))
+
+    def _chains_update(self, x, ex, y0, w, max_a, min_a):
+        """Update the chains after the cut of ``[x, ex)`` (new cut of weight w
+        at ``y0``; ``max_a``, ``min_a``: the largest edge and smallest incident
+        cut it removed). Returns False when a chain must be recomputed.
+
+        A chain is the path from the root down to the lowest common ancestor
+        ``l`` of the edges of weight D (nodes with incident cut S), first and
+        last in preorder at ``f`` and ``g``. A cut that keeps ``f`` and ``g``
+        keeps the path; inside the subtree of ``l`` it changes no member's
+        rest, outside it changes one piece."""
         e = self.e
         want_d = self.nz_d == 1
-        want_s = np.isfinite(self.S) and self.nz_s == 1 and not self.root_s
-        if want_d != (self.dinfo is not None) or want_s != (self.sinfo is not None):
-            return True
-        info = self.dinfo
-        if info is not None:
-            f, g, l = info
-            if not (l < x < e[l]) or x <= f < ex or x <= g < ex:
-                return True
-        info = self.sinfo
-        if info is not None:
-            f, g, l = info
-            if not (l < x < e[l]) or x <= f < ex or x <= g < ex:
-                return True
+        want_s = math.isfinite(self.S) and self.nz_s == 1 and not self.root_s
+        dinfo, sinfo = self.dinfo, self.sinfo
+        if want_d != (dinfo is not None) or want_s != (sinfo is not None):
+            return False
+        if dinfo is not None:
+            f, g, l = dinfo[0], dinfo[1], dinfo[2]
+            if x <= f < ex or x <= g < ex:
+                return False
+        if sinfo is not None:
+            f, g, l = sinfo[0], sinfo[1], sinfo[2]
+            if x <= f < ex or x <= g < ex:
+                return False
             if w == self.S:  # y0 joins the nodes with incident cut S
                 if not (l <= y0 < e[l]):
-                    return True
-                info[0], info[1] = min(f, y0), max(g, y0)
-        return False
+                    return False
+                sinfo[0], sinfo[1] = min(f, y0), max(g, y0)
+        if dinfo is not None:
+            l = dinfo[2]
+            if not (l < x < e[l]):
+                j = self._chain_piece(dinfo, x)
+                old = dinfo[5][j]
+                if max_a == old:
+                    new = self._piece_extreme(dinfo, j, self.pb)
+                    if new != old:
+                        self._chain_cut(dinfo, j, new, True)
+        if sinfo is not None:
+            l = sinfo[2]
+            if not (l < x < e[l]):
+                j = self._chain_piece(sinfo, x)
+                old = sinfo[5][j]
+                if min_a == old:
+                    new = self._piece_extreme(sinfo, j, self.qb)
+                elif w < old:
+                    new = w
+                else:
+                    new = old
+                if new != old:
+                    self._chain_cut(sinfo, j, new, False)
+        return True
 
     def _generic(self, idx):
         """Back to the generic values (rest keeps D and S) for ``idx``."""
         vg = _vi(np.minimum(np.maximum(self.p[idx], 0.0), self.S), max(self.D, 0.0))
         self.vout[idx] = vg
-        if self.F is not None and np.isfinite(self.S):
+        if self.F is not None and math.isfinite(self.S):
             self.c[idx] = self.F - vg
-            self.b[idx] = self.sv[idx] - self.s[idx] * vg
+            si = self.s[idx]
+            self.b[idx] = si * self.vin[idx] - si * vg
             self.ver[idx] += 1
             self._admit(idx)
 
@@ -911,12 +1028,19 @@ class _Engine:
             else:
                 heapq.heappush(g, (-r, i, ver))
 
-    def _admit(self, idx):
-        """Make the changed candidates ``idx`` visible if they may reach theta."""
-        idx = idx[~self.inchain[idx]]
-        if not idx.size:
+    def _admit(self, idx, b=None):
+        """Make the changed candidates ``idx`` (values ``b``) visible if they
+        may reach theta."""
+        if b is None:
+            b = self.b[idx]
+        c = self.c[idx]
+        ok = b - self.n_lo * c >= self.theta  # the two tests below pass only here
+        if not ok.any():
             return
-        c, b = self.c[idx], self.b[idx]
+        idx, b, c = idx[ok], b[ok], c[ok]
+        if self.chain.size:
+            out = ~self.inchain[idx]
+            idx, b, c = idx[out], b[out], c[out]
         h = (c == 0) & (b >= self.theta)
         if h.any():
             self._push(idx[h])
@@ -938,7 +1062,8 @@ class _Engine:
         lo, hi = self.lo, self.hi
         idx = lo + np.flatnonzero(self.alive[lo:hi])
         idx = idx[1:]
-        r = self.sv[idx] + (self.N - self.s[idx]) * self.vout[idx]
+        si = self.s[idx]
+        r = si * self.vin[idx] + (self.N - si) * self.vout[idx]
         top = r.max()
         near = np.flatnonzero(r >= top - self.tol)
         j = near[np.argmax(self.rank[idx[near]])]
@@ -968,7 +1093,8 @@ class _Engine:
                     best = max(best, float(kd.max()))
             ch = self.chain
             if ch.size:
-                kc = self.sv[ch] + (N - self.s[ch]) * self.vout[ch] - N * self.F
+                sc = self.s[ch]
+                kc = sc * self.vin[ch] + (N - sc) * self.vout[ch] - N * self.F
                 best = max(best, float(kc.max()))
             if best - tol >= self.theta or self.theta == -np.inf:
                 break
@@ -1006,12 +1132,13 @@ class _Engine:
         while self.N >= 2:
             if self.D is None:
                 self._full()
-            direct = not np.isfinite(self.S) or _REFRESH_EVERY
+            direct = not math.isfinite(self.S) or _REFRESH_EVERY
             x = self._select_direct() if direct else self._select()
             N, s_x = self.N, int(self.s[x])
-            r = float(self.sv[x] + (N - s_x) * self.vout[x])
+            sv_x = self.s[x] * self.vin[x]
+            r = float(sv_x + (N - s_x) * self.vout[x])
             gain = r - self.term
-            ta = float(self.sv[x])
+            ta = float(sv_x)
             tb = float((N - s_x) * self.vout[x])
             node_x = int(self.node[x])
             if gain < -2 * self.tol and not self.forced:
@@ -1052,75 +1179,101 @@ class _Engine:
         """Cut the parent edge of ``x`` and move its subtree out (the smaller side)."""
         p, q, e, par = self.p, self.q, self.e, self.par
         d_in, cnt_d, m_in, cnt_m = self.d_in, self.cnt_d, self.m_in, self.cnt_m
-        ex = int(e[x])
-        k = int(self.s[x])
-        w = float(p[x])
-        dx = d_in[x]
-        max_a = dx if dx > w else w
-        ca = (int(cnt_d[x]) if dx == max_a else 0) + (1 if w == max_a else 0)
-        min_a = m_in[x]
-        cm = int(cnt_m[x])
+        ex = e.item(x)
+        k = self.s.item(x)
+        w = p.item(x)
+        dx = d_in.item(x)
+        if dx > w:
+            max_a, ca = dx, cnt_d.item(x)
+        elif dx == w:
+            max_a, ca = w, cnt_d.item(x) + 1
+        else:
+            max_a, ca = w, 1
+        min_a = m_in.item(x)
+        cm = cnt_m.item(x)
         anc = []
-        y = int(par[x])
+        y = par.item(x)
         while y >= 0:
             anc.append(y)
-            y = int(par[y])
+            y = par.item(y)
         A = np.array(anc, dtype=np.int64)
         top = anc[-2] if len(anc) >= 2 else x
         track = self.F is not None
         if track:
             hd0, hs0 = self._hd(top), self._hs(top)
-        alive = self.alive
-        piece = self.node[x:ex][alive[x:ex]]
+        if ex - x == k:
+            piece = self.node[x:ex]
+        else:
+            piece = self.node[x:ex][self.alive[x:ex]]
         self._kill(x, ex)
         self.N -= k
-        self.s[A] -= k
+        sA = self.s[A] - k
+        self.s[A] = sA
+        changed = []  # ancestors whose inside validity changes
         # Largest inside weight: only ancestors holding it lose edges of it;
         # those left with none (the lowest ones) are recomputed.
         if ca:
             m = A[d_in[A] == max_a]
             if m.size:
-                cnt_d[m] -= ca
-                for y in m[cnt_d[m] == 0].tolist():
-                    d_in[y], cnt_d[y] = self.pb.query(y + 1, int(e[y]))
+                cnt = cnt_d[m] - ca
+                cnt_d[m] = cnt
+                if not cnt[0]:  # counts grow upwards: the zeros come first
+                    pb = self.pb
+                    for y in m[cnt == 0].tolist():
+                        d_in[y], cnt_d[y] = pb.query(y + 1, e.item(y))
+                        changed.append(y)
         # Smallest incident cut: the same, then the new cut at the parent.
         if min_a < np.inf and cm:
             m = A[m_in[A] == min_a]
             if m.size:
-                cnt_m[m] -= cm
-                for y in m[cnt_m[m] == 0].tolist():
-                    m_in[y], cnt_m[y] = self.qb.query(y, int(e[y]))
+                cnt = cnt_m[m] - cm
+                cnt_m[m] = cnt
+                if not cnt[0]:
+                    qb = self.qb
+                    for y in m[cnt == 0].tolist():
+                        m_in[y], cnt_m[y] = qb.query(y, e.item(y))
+                        changed.append(y)
         y0 = anc[0]
-        if w < q[y0]:
+        if w < q.item(y0):
             q[y0] = w
             self.qb.touch(y0, y0 + 1)
             mA = m_in[A]
             lt = A[w < mA]
+            if lt.size:
+                m_in[lt] = w
+                cnt_m[lt] = 1
+                changed.extend(lt.tolist())
             eq = A[w == mA]
-            m_in[lt] = w
-            cnt_m[lt] = 1
-            cnt_m[eq] += 1
-        self.sv[A] = self.s[A] * _vi(np.minimum(np.maximum(p[A], 0.0), m_in[A]),
-                                     np.maximum(d_in[A], 0.0))
+            if eq.size:
+                cnt_m[eq] += 1
+        vin = self.vin
+        for y in changed:
+            sep = p.item(y)
+            sep = sep if sep > 0.0 else 0.0
+            mi = m_in.item(y)
+            sep = mi if mi < sep else sep
+            disp = d_in.item(y)
+            vin[y] = (sep - disp) / (sep if sep > disp else disp) if disp > 0 else 1.0
+        svA = sA * vin[A]
         lo = self.lo
-        if (not track or self.N < 2 or d_in[lo] != self.D or m_in[lo] != self.S
+        if (not track or self.N < 2 or d_in.item(lo) != self.D or m_in.item(lo) != self.S
                 or _REFRESH_EVERY):
             return piece
         # Same D and S: update the ancestors' values and the chains.
         G = A[:-1]
         if G.size:
-            vg = self.vout[G]
-            self.b[G] = self.sv[G] - self.s[G] * vg
+            bG = svA[:-1] - sA[:-1] * self.vout[G]
+            self.b[G] = bG
             self.ver[G] += 1
         hd1, hs1 = self._hd(top), self._hs(top)
         self.nz_d += (hd1 > 0) - (hd0 > 0)
         self.nz_s += hs1 - hs0
         if y0 == lo and w == self.S:
             self.root_s = True
-        if self._chains_changed(x, ex, y0, w):
+        if not self._chains_update(x, ex, y0, w, max_a, min_a):
             self._chains()
         if G.size:
-            self._admit(G)
+            self._admit(G, bG)
         return piece
 
     def _cut_rest(self, x):
