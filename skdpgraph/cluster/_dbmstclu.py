@@ -952,28 +952,28 @@ class _Engine:
                     return False
                 sinfo[0], sinfo[1] = min(f, y0), max(g, y0)
         if dinfo is not None:
-            l = dinfo[2]
-            if not (l < x < e[l]):
-                j = self._chain_piece(dinfo, x)
-                old = dinfo[5][j]
-                if max_a == old:
-                    new = self._piece_extreme(dinfo, j, self.pb)
-                    if new != old:
-                        self._chain_cut(dinfo, j, new, True)
+            self._piece_update(dinfo, x, max_a, self.pb, None)
         if sinfo is not None:
-            l = sinfo[2]
-            if not (l < x < e[l]):
-                j = self._chain_piece(sinfo, x)
-                old = sinfo[5][j]
-                if min_a == old:
-                    new = self._piece_extreme(sinfo, j, self.qb)
-                elif w < old:
-                    new = w
-                else:
-                    new = old
-                if new != old:
-                    self._chain_cut(sinfo, j, new, False)
+            self._piece_update(sinfo, x, min_a, self.qb, w)
         return True
+
+    def _piece_update(self, info, x, removed, values, new_cut):
+        """Update the chain piece holding ``x`` (if outside the subtree of its
+        ``l``) after a cut that removed ``removed`` and, on the S chain, made a
+        new cut of weight ``new_cut`` (None on the D chain)."""
+        l = info[2]
+        if l < x < self.e[l]:
+            return
+        j = self._chain_piece(info, x)
+        old = info[5][j]
+        if removed == old:
+            new = self._piece_extreme(info, j, values)
+        elif new_cut is not None and new_cut < old:
+            new = new_cut
+        else:
+            new = old
+        if new != old:
+            self._chain_cut(info, j, new, new_cut is None)
 
     def _generic(self, idx):
         """Back to the generic values (rest keeps D and S) for ``idx``."""

@@ -5,12 +5,6 @@ the non-edges enter through a mean-field external field computed from the
 node beliefs, as in Decelle, Krzakala, Moore and Zdeborova (2011). Nothing
 ``n x n`` is formed. Everything reads the released graph and a starting
 partition only, so it is post-processing of the release.
-
-References
-----------
-.. [1] A. Decelle, F. Krzakala, C. Moore and L. Zdeborova, "Asymptotic
-   analysis of the stochastic block model for modular networks and its
-   algorithmic applications", Phys. Rev. E 84, 066106, 2011.
 """
 
 import numpy as np
@@ -18,6 +12,7 @@ import scipy.sparse as sp
 from scipy.special import logsumexp
 
 from ..utils import check_adjacency, check_int, check_real
+from ..utils._docs import fill_doc
 
 __all__ = ["belief_propagation_communities"]
 
@@ -88,6 +83,7 @@ def _bp(A, labels, n_iter=60, n_outer=3, damping=0.5, tol=1e-4):
     return np.unique(Q.argmax(axis=1), return_inverse=True)[1].astype(np.int64)
 
 
+@fill_doc
 def belief_propagation_communities(perturbed, labels, *, n_iter=60, n_outer=3, damping=0.5):
     """Refine a partition by belief propagation on a planted-partition model of the released graph.
 
@@ -143,11 +139,7 @@ def belief_propagation_communities(perturbed, labels, *, n_iter=60, n_outer=3, d
     debiased_spectral_clustering : ``refine="bp"`` runs this on its k-means
         labels.
 
-    References
-    ----------
-    .. [1] A. Decelle, F. Krzakala, C. Moore and L. Zdeborova, "Asymptotic
-       analysis of the stochastic block model for modular networks and its
-       algorithmic applications", Phys. Rev. E 84, 066106, 2011.
+    {{decelle_references}}
 
     Examples
     --------

@@ -35,6 +35,7 @@ from scipy.special import softmax
 from sklearn.cluster import KMeans
 
 from ..utils import check_adjacency, check_int, check_random_state, check_real
+from ..utils._docs import fill_doc
 from ._bp import _bp
 
 __all__ = [
@@ -347,6 +348,7 @@ def _spectral_canonical(A, p, q, n_clusters, regularization, refine, max_cluster
                                   spectral, V, vals, edge)
 
 
+@fill_doc
 def debiased_spectral_clustering(perturbed, flip_probability, *, n_clusters="auto",
                                  sample_rate=1.0, regularization=None, refine=True,
                                  max_clusters=256, n_init=10, random_state=None):
@@ -417,9 +419,7 @@ def debiased_spectral_clustering(perturbed, flip_probability, *, n_clusters="aut
        of Privacy and Confidentiality 12(2), 2022.
     .. [2] T. Qin and K. Rohe, "Regularized spectral clustering under the
        degree-corrected stochastic blockmodel", NeurIPS 2013.
-    .. [3] A. Decelle, F. Krzakala, C. Moore and L. Zdeborova, "Asymptotic
-       analysis of the stochastic block model for modular networks and its
-       algorithmic applications", Phys. Rev. E 84, 066106, 2011.
+    .. [3] {{decelle}}
 
     Examples
     --------

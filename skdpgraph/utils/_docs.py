@@ -60,6 +60,9 @@ _REFERENCES = {
               '       Clustering Through Differential Privacy", EDBT/ICDT Workshops, 2015.',
     "hardt_price": 'M. Hardt and E. Price, "The Noisy Power Method: A Meta Algorithm\n'
                    '       with Applications", NeurIPS 2014.',
+    "decelle": 'A. Decelle, F. Krzakala, C. Moore and L. Zdeborova, "Asymptotic\n'
+               '       analysis of the stochastic block model for modular networks and its\n'
+               '       algorithmic applications", Phys. Rev. E 84, 066106, 2011.',
     "cesar_rogers": 'M. Cesar and R. Rogers, "Bounding, Concentrating, and\n'
                     '       Truncating: Unifying Privacy Loss Composition for Data Analytics",\n'
                     '       ALT 2021.',
