@@ -39,6 +39,15 @@ def _weights(rng, m, style):
     return rng.integers(1, 6, size=m).astype(float)
 
 
+def _matches_brute_force(n, edges, w):
+    """DBMSTClu of the tree has the reference's labels and cut order; returns (result, order, path)."""
+    res = dbmstclu(make_spanning_tree(edges[:, 0], edges[:, 1], w, n))
+    labels, order, path = reference_dbmstclu(n, [tuple(e) for e in edges.tolist()], w.tolist())
+    assert res.labels.tolist() == labels
+    assert [tuple(e) for e in res.cut_edges.tolist()] == [tuple(edges[k]) for k in order]
+    return res, order, path
+
+
 CASES = [(kind, style, seed) for kind in ("random", "path", "star", "caterpillar")
          for style in ("continuous", "ties", "positive_ints") for seed in range(25)]
 
@@ -49,10 +58,7 @@ def test_agrees_exactly_with_brute_force(kind, style, seed):
     n = int(rng.integers(2, 14))
     edges = _random_tree(rng, n, kind)
     w = _weights(rng, len(edges), style)
-    res = dbmstclu(make_spanning_tree(edges[:, 0], edges[:, 1], w, n))
-    labels, order, path = reference_dbmstclu(n, [tuple(e) for e in edges.tolist()], w.tolist())
-    assert res.labels.tolist() == labels
-    assert [tuple(e) for e in res.cut_edges.tolist()] == [tuple(edges[k]) for k in order]
+    res, order, path = _matches_brute_force(n, edges, w)
     np.testing.assert_allclose(res.dbcvi_path, [float(p) for p in path], rtol=0, atol=1e-12)
     np.testing.assert_allclose(res.cut_weights, w[order])
     assert res.dbcvi == pytest.approx(float(path[-1]), abs=1e-12)
@@ -318,10 +324,7 @@ def test_incremental_engine_agrees_with_brute_force(monkeypatch, seed):
     style = ("continuous", "ties", "positive_ints")[seed % 3]
     edges = _random_tree(rng, n, kind)
     w = _weights(rng, len(edges), style)
-    res = dbmstclu(make_spanning_tree(edges[:, 0], edges[:, 1], w, n))
-    labels, order, path = reference_dbmstclu(n, [tuple(e) for e in edges.tolist()], w.tolist())
-    assert res.labels.tolist() == labels
-    assert [tuple(e) for e in res.cut_edges.tolist()] == [tuple(edges[k]) for k in order]
+    res, order, path = _matches_brute_force(n, edges, w)
     np.testing.assert_allclose(res.dbcvi_path, [float(p) for p in path], rtol=0, atol=1e-12)
 
 
@@ -342,11 +345,8 @@ def test_engine_on_released_trees_agrees_with_brute_force(monkeypatch, seed):
     n = 60
     edges = _random_tree(rng, n, ("random", "caterpillar", "path")[seed % 3])
     w = _released_weights(rng, n - 1)
-    res = dbmstclu(make_spanning_tree(edges[:, 0], edges[:, 1], w, n))
-    labels, order, path = reference_dbmstclu(n, [tuple(e) for e in edges.tolist()], w.tolist())
+    res, order, path = _matches_brute_force(n, edges, w)
     assert len(order) > 10
-    assert res.labels.tolist() == labels
-    assert [tuple(e) for e in res.cut_edges.tolist()] == [tuple(edges[k]) for k in order]
     np.testing.assert_allclose(res.dbcvi_path, [float(p) for p in path], rtol=0, atol=1e-12)
 
 
@@ -449,11 +449,7 @@ def _noisy_trees(draw):
 @hypothesis.given(_noisy_trees())
 def test_properties_on_noisy_trees(case):
     n, edges, w = case
-    T = make_spanning_tree(edges[:, 0], edges[:, 1], w, n)
-    res = dbmstclu(T)
-    labels, order, path = reference_dbmstclu(n, [tuple(e) for e in edges.tolist()], w.tolist())
-    assert res.labels.tolist() == labels
-    assert [tuple(e) for e in res.cut_edges.tolist()] == [tuple(edges[k]) for k in order]
+    res, order, path = _matches_brute_force(n, edges, w)
     # a partition of the nodes into subtrees of the tree
     G = nx.Graph(edges.tolist())
     G.add_nodes_from(range(n))
