@@ -20,22 +20,28 @@ Routes, at epsilon 1..8 (edge-DP, neighbours differ in one edge):
 * ``pig+kmedoids``: edge flipping then k-medoids on hop distances (dense
   n x n distances: 1,000 nodes only), pure eps;
 * ``rr+spectral``: randomized response, debiased spectral clustering with
-  the public k, before refinement; ``rr+spectral+refine``: the same fit
-  after the free likelihood refinement (mean-field EM); ``rr+spectral+bp``:
-  the same release and k-means labels refined by belief propagation
-  (``refine="bp"``) instead; ``rr+auto-k``: k estimated from the
-  released spectrum, with refinement; all pure eps;
+  the public k, k-means labels before refinement;
+  ``rr+spectral+likelihood``: the same fit after the free likelihood
+  refinement (mean-field EM of a planted partition); ``rr+default``:
+  ``RandomizedResponseSpectralClustering(k, epsilon=eps)`` as it comes,
+  whose refinement is degree-corrected belief propagation through the flip
+  channel from over-segmented k-means starts, combined by consensus, where
+  that is cheap (the 1,000-node LFR graphs from epsilon 3, the small SBM at
+  every epsilon) and the
+  likelihood refinement elsewhere; ``rr+auto-k``: the same with k
+  estimated from the released spectrum; all pure eps;
 * ``noisy-power``: the central noisy power method (Hardt and Price), k
   given, 8 iterations, (eps, 1e-6)-DP through zCDP;
 
 beside non-private Louvain (networkx) and non-private adjacency spectral
-clustering (k given). ``rr+spectral+bp`` runs on the 1,000-node graphs
-only (its memory is several arrays of k floats per released edge). Cells
+clustering (k given). ``rr+default`` and ``rr+auto-k`` run on the
+1,000-node graphs only (above, the default is the likelihood row). Cells
 are median ARI over the seeds; times are median seconds per fit. SCAN is skipped ("-") where the flipped graph would exceed
 3 million edges (its masked product A @ A grows with the square of the
 degree), k-medoids above 1,000 nodes.
 
-Run: ``python benchmarks/bench_edge_dp_communities.py [--quick] [--seeds N]``
+Run: ``python benchmarks/bench_edge_dp_communities.py [--quick | --small-only | --large-only]
+[--seeds N]``
 """
 
 import argparse
@@ -58,7 +64,7 @@ from skdpgraph.datasets import make_lfr_graph
 from skdpgraph.edge_dp import expected_added_edges, pig_s_from_epsilon
 from skdpgraph.utils import check_adjacency, edges_to_csr
 
-ROUTES = ["pig+scan", "pig+kmedoids", "rr+spectral", "rr+spectral+refine", "rr+spectral+bp",
+ROUTES = ["pig+scan", "pig+kmedoids", "rr+spectral", "rr+spectral+likelihood", "rr+default",
           "rr+auto-k", "noisy-power"]
 
 
@@ -117,12 +123,11 @@ def run_routes(A, y, eps, seed, routes):
         m, t = _timed(lambda: RandomizedResponseSpectralClustering(
             k, epsilon=eps, n_init=n_init, refine="likelihood", random_state=seed).fit(A))
         out["rr+spectral"] = (adjusted_rand_score(y, m.spectral_labels_), t)
-        out["rr+spectral+refine"] = (adjusted_rand_score(y, m.labels_), t)
-    if "rr+spectral+bp" in routes:
+        out["rr+spectral+likelihood"] = (adjusted_rand_score(y, m.labels_), t)
+    if "rr+default" in routes:
         m, t = _timed(lambda: RandomizedResponseSpectralClustering(
-            k, epsilon=eps, n_init=10 if k < 50 else 2, refine="bp",
-            random_state=seed).fit(A))
-        out["rr+spectral+bp"] = (adjusted_rand_score(y, m.labels_), t)
+            k, epsilon=eps, n_init=10 if k < 50 else 2, random_state=seed).fit(A))
+        out["rr+default"] = (adjusted_rand_score(y, m.labels_), t)
     if "rr+auto-k" in routes:
         m, t = _timed(lambda: RandomizedResponseSpectralClustering(
             epsilon=eps, n_init=10 if k < 50 else 2, random_state=seed).fit(A))
@@ -167,7 +172,7 @@ def table(name, make, epsilons, seeds, routes):
     print("| route | " + " | ".join(f"eps={e:g}" for e in epsilons) + " |")
     print("|---|" + "---|" * len(epsilons))
     for r in ROUTES:
-        if r not in routes and not (r == "rr+spectral+refine" and "rr+spectral" in routes):
+        if r not in routes and not (r == "rr+spectral+likelihood" and "rr+spectral" in routes):
             continue
         row = []
         for e in epsilons:
@@ -203,6 +208,8 @@ def main():
     ap.add_argument("--seeds", type=int, default=None)
     ap.add_argument("--large-only", action="store_true",
                     help="only the 10,000-node LFR graph and the 100,000-node scale run")
+    ap.add_argument("--small-only", action="store_true",
+                    help="only the 1,000-node graphs (LFR mixing 0.1-0.4 and the small SBM)")
     args = ap.parse_args()
     if args.large_only:
         large_only()
@@ -219,9 +226,12 @@ def main():
     for mu in (0.1, 0.2, 0.3, 0.4):
         table(f"LFR mixing {mu}", lambda s, mu=mu: lfr(1000, mu, s), eps, seeds, all_routes)
     table("SBM 4 x 250", lambda s: sbm([250] * 4, 0.1, 0.01, s), eps, seeds, all_routes)
-    # Belief propagation holds k floats per directed released edge: several
-    # GB on the 10,000-node releases below, so it is run on 1,000 nodes only.
-    big = all_routes - {"rr+auto-k", "rr+spectral+bp"}
+    if args.small_only:
+        return
+    # On the 10,000-node releases below the default refinement is the
+    # likelihood one (belief propagation would hold 2k floats per released
+    # edge: several GB), which the rr+spectral+likelihood row shows.
+    big = all_routes - {"rr+auto-k", "rr+default"}
     table("SBM 5 x 2000", lambda s: sbm([2000] * 5, 0.02, 0.001, s), eps, seeds[:2], big)
     # About 184 communities: below epsilon 4 the release has 10^6-10^7 edges
     # and 184 eigenvectors of it carry no signal (n p >> community degree).
@@ -233,7 +243,7 @@ def main():
 
 def large_only():
     table("LFR 10,000 mixing 0.1", lambda s: lfr(10_000, 0.1, s), [4, 5, 6, 8], [0],
-          set(ROUTES) - {"rr+auto-k", "rr+spectral+bp"})
+          set(ROUTES) - {"rr+auto-k", "rr+default"})
     scale_run(6.0, 1.0)
     scale_run(6.0, 0.25)
 

@@ -15,6 +15,8 @@ from sklearn.metrics import adjusted_rand_score
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from skdpgraph.datasets import make_lfr_graph
+from skdpgraph.utils import DenseMemoryError, config_context
 from skdpgraph.cluster import (
     DebiasedSpectralClustering,
     NoisyPowerClustering,
@@ -231,7 +233,7 @@ def test_belief_propagation_handles_isolated_nodes_and_one_community():
                                   np.zeros(A.shape[0], dtype=np.int64))
 
 
-@pytest.mark.parametrize("refine", ["bp", "likelihood", True, False])
+@pytest.mark.parametrize("refine", ["bp", "likelihood", "auto", True, False])
 def test_refine_options_through_both_estimators(refine):
     A, y = _planted(size=80)
     p = randomized_response_probability(6.0)
@@ -266,6 +268,132 @@ def test_bp_refinement_in_pipeline_and_function():
     released = flip_edges(A, 2 * p, random_state=1)
     res = debiased_spectral_clustering(released, p, n_clusters=3, refine="bp", random_state=0)
     assert adjusted_rand_score(y, res.labels) == 1.0
+
+
+def _degree_corrected_blocks(blocks=6, size=100, degree=12, mix=0.1, seed=0):
+    """Block graph with Pareto node weights: ``P(u ~ w) ~ theta_u theta_w``."""
+    rng = np.random.default_rng(seed)
+    n = blocks * size
+    y = np.repeat(np.arange(blocks), size)
+    theta = rng.pareto(2.5, n) + 1.0
+    theta /= theta.mean()
+    same = y[:, None] == y[None, :]
+    prob = np.outer(theta, theta) * np.where(same, degree * (1 - mix) / size,
+                                             degree * mix / (n - size))
+    upper = np.triu(rng.random((n, n)) < np.minimum(prob, 1.0), 1)
+    return sp.csr_array(upper | upper.T, dtype=float), y
+
+
+def test_degree_corrected_bp_uses_the_flip_channel():
+    # Heterogeneous degrees seen through randomized response: the
+    # degree-corrected model with the public flip probability beats the
+    # planted partition from the same start, and is not far from the truth.
+    A, y = _degree_corrected_blocks()
+    p = randomized_response_probability(3.0)
+    released = flip_edges(A, 2 * p, random_state=3)
+    start = debiased_spectral_clustering(released, p, n_clusters=6, refine=False,
+                                         random_state=0).labels
+    planted = belief_propagation_communities(released, start, degree_corrected=False)
+    blind = belief_propagation_communities(released, start)  # channel ignored: p = 0
+    corrected = belief_propagation_communities(released, start, flip_probability=p)
+    ari_start, ari_planted, ari_blind, ari_corrected = (
+        adjusted_rand_score(y, lab) for lab in (start, planted, blind, corrected))
+    assert ari_corrected > ari_planted + 0.04
+    assert ari_corrected > ari_blind + 0.01
+    assert ari_corrected > ari_start
+    assert ari_corrected > 0.6
+    # Post-processing: deterministic, a partition numbered 0..k'-1.
+    np.testing.assert_array_equal(
+        corrected, belief_propagation_communities(released, start, flip_probability=p))
+    np.testing.assert_array_equal(np.unique(corrected), np.arange(corrected.max() + 1))
+
+
+def test_degree_corrected_bp_without_noise_keeps_a_clean_partition():
+    A, y = _degree_corrected_blocks(blocks=3, size=80, degree=20, mix=0.05, seed=1)
+    wrong = y.copy()
+    wrong[::9] = (wrong[::9] + 1) % 3
+    labels = belief_propagation_communities(A, wrong)
+    assert adjusted_rand_score(y, labels) > 0.95
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"flip_probability": 0.5}, ValueError, "flip_probability"),
+    ({"flip_probability": -0.1}, ValueError, "flip_probability"),
+    ({"sample_rate": 0.0}, ValueError, "sample_rate"),
+    ({"degree_corrected": "yes"}, TypeError, "degree_corrected"),
+])
+def test_belief_propagation_bad_channel_parameters(kwargs, error, match):
+    A, y = _planted()
+    with pytest.raises(error, match=match):
+        belief_propagation_communities(A, y, **kwargs)
+
+
+def test_belief_propagation_refuses_past_the_memory_limit():
+    A, y = _planted()
+    limit = 8.0 * A.nnz * 3 * 6
+    with config_context(max_dense_memory=limit - 1):
+        with pytest.raises(DenseMemoryError, match="Belief propagation with 3 labels"):
+            belief_propagation_communities(A, y)
+        with pytest.raises(DenseMemoryError, match="likelihood"):
+            debiased_spectral_clustering(A, 0.0, n_clusters=3, refine="bp", random_state=0)
+    with config_context(max_dense_memory=limit):
+        assert adjusted_rand_score(y, belief_propagation_communities(A, y)) == 1.0
+
+
+def test_auto_refine_falls_back_to_likelihood_on_large_releases():
+    # A dense release (nnz * 2k above the message bound): "auto" gives the
+    # likelihood refinement's labels, and BP's on a small one.
+    A, y = _planted(size=500, p_in=0.05, p_out=0.01)
+    p = randomized_response_probability(0.5)
+    big = flip_edges(A, 2 * p, random_state=0)
+    assert big.nnz * 2 * 3 > 4e6
+    auto, likelihood = (debiased_spectral_clustering(big, p, n_clusters=3, refine=r, n_init=1,
+                                                     random_state=0).labels
+                        for r in ("auto", "likelihood"))
+    np.testing.assert_array_equal(auto, likelihood)
+    A, _ = _planted()
+    p = randomized_response_probability(4.0)
+    released = flip_edges(A, 2 * p, random_state=0)
+    # "auto" also stays within max_dense_memory instead of refusing.
+    with config_context(max_dense_memory=1e5):
+        np.testing.assert_array_equal(
+            debiased_spectral_clustering(released, p, n_clusters=3, random_state=0).labels,
+            debiased_spectral_clustering(released, p, n_clusters=3, refine="likelihood",
+                                         random_state=0).labels)
+    p = randomized_response_probability(4.0)
+    released = flip_edges(A, 2 * p, random_state=0)
+    small = [debiased_spectral_clustering(released, p, n_clusters=3, refine=r,
+                                          random_state=0).labels for r in ("auto", "bp")]
+    np.testing.assert_array_equal(*small)
+
+
+def test_bp_refinement_keeps_few_communities_whole():
+    # Four equal blocks near the detection limit: the over-segmented starts
+    # end with a small extra label, which must be merged away without joining
+    # two real blocks (a density-ratio merge joined two and lost 0.25 ARI).
+    probs = [[0.1 if i == j else 0.01 for j in range(4)] for i in range(4)]
+    A = nx.stochastic_block_model([250] * 4, probs, seed=1, sparse=True)
+    y = np.repeat(np.arange(4), 250)
+    p = randomized_response_probability(2.0)
+    released = flip_edges(A, 2 * p, random_state=1)
+    scores = {r: adjusted_rand_score(y, debiased_spectral_clustering(
+        released, p, n_clusters=4, refine=r, random_state=1).labels) for r in ("bp", "likelihood")}
+    assert scores["bp"] > 0.8
+    assert scores["bp"] > scores["likelihood"] - 0.02
+
+
+def test_default_route_beats_likelihood_on_lfr_at_epsilon_3():
+    # The issue's LFR graph (1,000 nodes, mixing 0.1) released at epsilon 3,
+    # near the limit of what the release shows: the default refinement
+    # (degree-corrected BP) recovers clearly more than the planted-partition EM.
+    data = make_lfr_graph(1000, average_degree=10, mu=0.1, tau1=3, tau2=1.5, min_community=30,
+                          max_community=100, max_degree=50, random_state=0)
+    k = len(np.unique(data.labels))
+    scores = {r: adjusted_rand_score(data.labels, RandomizedResponseSpectralClustering(
+        k, epsilon=3.0, refine=r, random_state=0).fit(data.graph).labels_)
+        for r in (True, "likelihood")}
+    assert scores[True] > scores["likelihood"] + 0.05
+    assert scores[True] > 0.6
 
 
 @pytest.mark.parametrize("refine", ["BP", "em", "", None, 1.5])

@@ -181,3 +181,30 @@ def test_mst_of_noisy_graphs_with_zero_and_negative_weights():
         ref = sum(d["weight"] for *_, d in nx.minimum_spanning_edges(H, data=True))
         assert T.weights.sum() == pytest.approx(ref)
         assert T.edges.shape[0] == 25 - nx.number_connected_components(H)
+
+
+def test_dense_feature_paths_refuse_past_the_memory_limit():
+    # DBMSTClu / PrivateMSTClustering on features and HomogeneousGraph form
+    # dense (n, n) arrays: past max_dense_memory they refuse before
+    # allocating, with the estimate and how to raise the limit.
+    from skdpgraph.cluster import DBMSTClu, PrivateMSTClustering
+    from skdpgraph.graphs import HomogeneousGraph
+    from skdpgraph.utils import DenseMemoryError, config_context, get_config
+
+    X = np.random.default_rng(0).normal(size=(60, 2))
+    before = X.copy()
+    fits = [lambda: DBMSTClu().fit(X),
+            lambda: PrivateMSTClustering(epsilon=1.0, weight_bounds=(0.0, 10.0),
+                                         random_state=0).fit(X),
+            lambda: HomogeneousGraph().fit_transform(X)]
+    with config_context(max_dense_memory=8.0 * 60 * 60):
+        assert get_config()["max_dense_memory"] == 8.0 * 60 * 60
+        for fit in fits:
+            with pytest.raises(DenseMemoryError, match=r"needs about \d.* MiB .*above the limit "
+                               r"of .*set_config\(max_dense_memory") as err:
+                fit()
+            # Both a MemoryError and a ValueError.
+            assert isinstance(err.value, MemoryError) and isinstance(err.value, ValueError)
+    np.testing.assert_array_equal(X, before)
+    for fit in fits:
+        fit()

@@ -1,5 +1,8 @@
-"""Belief propagation for a planted partition on a released graph.
+"""Belief propagation for a block model of a released graph.
 
+The model is either a degree-corrected block model seen through the public
+randomized-response channel, or a planted partition fitted to the released
+graph directly.
 Messages live on the released edges only (two per edge, ``k`` numbers each);
 the non-edges enter through a mean-field external field computed from the
 node beliefs, as in Decelle, Krzakala, Moore and Zdeborova (2011). Nothing
@@ -11,18 +14,72 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import logsumexp
 
-from ..utils import check_adjacency, check_int, check_real
+from ..utils import check_adjacency, check_dense_memory, check_int, check_real
 from ..utils._docs import fill_doc
 
 __all__ = ["belief_propagation_communities"]
 
 
-def _normalise_log(L):
-    return np.exp(L - logsumexp(L, axis=1, keepdims=True))
+def _fit_degree_corrected(A, lab, k, p, q):
+    """Degree-corrected block model of the private graph seen through the flip channel.
+
+    The released pair ``(u, w)`` is an edge with probability
+    ``q (p + (1 - 2p) theta_u theta_w omega_rs)``; ``omega`` has one value
+    ``omega_c`` inside each community and one ``omega_out`` between them.
+    ``theta_u`` is estimated from ``u``'s released edges inside its own
+    community only: there the flip noise is ``p`` times the community's
+    size instead of ``p n``. The raw estimate is shrunk towards 1 by its
+    noise (empirical Bayes, the spread of ``theta`` fitted by moments).
+    """
+    n = A.shape[0]
+    onehot = np.zeros((n, k))
+    onehot[np.arange(n), lab] = 1.0
+    size = onehot.sum(axis=0)
+    own = np.asarray(A @ onehot)[np.arange(n), lab]
+    pairs = size * (size - 1.0) / 2.0
+    within = np.bincount(lab, weights=own, minlength=k) / 2.0
+    omega = (within / np.maximum(pairs, 1.0) / q - p) / (1.0 - 2.0 * p)
+    out_pairs = max(n * (n - 1.0) / 2.0 - pairs.sum(), 1.0)
+    omega_out = ((A.nnz / 2.0 - within.sum()) / out_pairs / q - p) / (1.0 - 2.0 * p)
+    omega_out = float(np.clip(omega_out, 1e-9, 1.0))
+    omega = np.maximum(omega, omega_out * (1.0 + 1e-6))
+    # Expected own-community edges of a node with theta = 1, the flip noise
+    # in them, and their variance.
+    signal = q * (1.0 - 2.0 * p) * omega[lab] * np.maximum(size[lab] - 1.0, 0.0)
+    excess = own - q * p * (size[lab] - 1.0)
+    noise = q * p * (1.0 - q * p) * (size[lab] - 1.0) + signal
+    spread = ((excess - signal) ** 2 - noise).sum() / max((signal ** 2).sum(), 1e-300)
+    spread = min(max(spread, 0.05), 4.0)
+    # A node alone in its community has no signal and keeps theta = 1.
+    gain = spread * signal / np.maximum(spread * signal ** 2 + noise, 1e-300)
+    theta = 1.0 + gain * (excess - signal)
+    theta = np.maximum(theta, 0.1)
+    mean = np.bincount(lab, weights=theta, minlength=k) / np.maximum(size, 1.0)
+    theta /= mean[lab]
+    return theta, omega, omega_out, size
 
 
-def _bp(A, labels, n_iter=60, n_outer=3, damping=0.5, tol=1e-4):
-    """BP on the planted partition fitted to ``A`` (symmetric CSR, 0/1), started from ``labels``."""
+def _edge_index(A):
+    """CSR pieces of ``A`` (symmetric, 0/1) and the position of each stored edge's reverse."""
+    A = sp.csr_array(A, copy=True)
+    A.sum_duplicates()
+    A.sort_indices()
+    n = A.shape[0]
+    indptr, cols = A.indptr, A.indices
+    nnz = cols.size
+    rows = np.repeat(np.arange(n), np.diff(indptr))
+    # The keys u n + w are increasing in CSR order with sorted indices.
+    key = rows.astype(np.int64) * n + cols
+    rev = np.searchsorted(key, cols.astype(np.int64) * n + rows)
+    # Sums over each node's edges (empty rows included) as one sparse product.
+    gather = sp.csr_array((np.ones(nnz), np.arange(nnz), indptr), shape=(n, nnz))
+    A = sp.csr_array((np.ones(nnz), cols, indptr), shape=(n, n))
+    return A, rows, cols, rev, gather
+
+
+def _bp(A, labels, n_iter=60, n_outer=3, damping=0.5, tol=1e-4, *, p=0.0, q=1.0,
+        degree_corrected=True):
+    """BP on a block model fitted to ``A`` (symmetric CSR, 0/1), started from ``labels``."""
     from ._spectral import _fit_block_model
 
     n = A.shape[0]
@@ -30,48 +87,57 @@ def _bp(A, labels, n_iter=60, n_outer=3, damping=0.5, tol=1e-4):
     k = int(lab.max()) + 1 if n else 0
     if k < 2:
         return lab.astype(np.int64)
-    A = sp.csr_array(A, copy=True)
-    A.sum_duplicates()
-    A.sort_indices()
-    indptr, cols = A.indptr, A.indices
-    nnz = cols.size
-    rows = np.repeat(np.arange(n), np.diff(indptr))
-    # Position of the reverse edge (w, u) of every stored edge (u, w): the
-    # keys u n + w are increasing in CSR order with sorted indices.
-    key = rows.astype(np.int64) * n + cols
-    rev = np.searchsorted(key, cols.astype(np.int64) * n + rows)
-    # Sums over each node's edges (empty rows included) as one sparse product.
-    gather = sp.csr_array((np.ones(nnz), np.arange(nnz), indptr), shape=(n, nnz))
-    A = sp.csr_array((np.ones(nnz), cols, indptr), shape=(n, n))
-    onehot = np.eye(k)[lab]
-    Q = 0.8 * onehot + 0.2 / k
+    # Messages, their update and the edge terms: about six (|E'|, k) arrays.
+    check_dense_memory((A.nnz, k), 6, f"Belief propagation with {k} labels on {A.nnz} "
+                       "stored released edges", advice="Use the likelihood refinement "
+                       "(refine='likelihood', or refine_communities)")
+    A, rows, cols, rev, gather = _edge_index(A)
+    Q = 0.8 * np.eye(k)[lab] + 0.2 / k
     # M[e] for e = (u, w): the message from w to u; it starts at w's belief.
     M = Q[cols]
     for _ in range(n_outer):
-        hard = np.eye(k)[Q.argmax(axis=1)]
-        p_in, p_out, _, size = _fit_block_model(A, hard)
-        d = p_in - p_out
+        hard = Q.argmax(axis=1)
+        if degree_corrected:
+            theta, omega, omega_out, size = _fit_degree_corrected(A, hard, k, p, q)
+            d = omega - omega_out
+            pair = (q * (1.0 - 2.0 * p)) * (theta[rows] * theta[cols])
+            # Non-edges as a Poisson term, linear in the beliefs:
+            # log(1 - x) ~ -x for the private part x of a pair's probability.
+            scale = q * (1.0 - 2.0 * p) / (1.0 - q * p)
+        else:
+            p_in, p_out, _, size = _fit_block_model(A, np.eye(k)[hard])
+            d = p_in - p_out
         log_prior = np.log(np.maximum(size, 1e-12) / n)
         for _ in range(n_iter):
-            # Edge term of u in r from neighbour w: log sum_s psi^{w->u}_s P(r, s)
-            # (P(r, s) = a_r if r == s, else b).
-            T = M * d[None, :]
-            T += p_out
+            # Edge term of u in r from neighbour w: log sum_s psi^{w->u}_s P(r, s).
+            if degree_corrected:
+                T = M * d[None, :]
+                T += omega_out
+                T *= pair[:, None]
+                T += q * p
+                np.minimum(T, 1.0 - 1e-12, out=T)
+                # Field on u in r from all nodes but u and u's neighbours.
+                Qt = Q * theta[:, None]
+                field = -scale * theta[:, None] * d[None, :] * (Qt.sum(axis=0)[None, :] - Qt - A @ Qt)
+            else:
+                T = M * d[None, :]
+                T += p_out
+                # Non-edge term of w for any u: log sum_s q_w,s (1 - P(r, s)).
+                Tn = np.log((1.0 - p_out) - d[None, :] * Q)
+                field = Tn.sum(axis=0)[None, :] - Tn - A @ Tn
             np.log(T, out=T)
-            # Non-edge term of w for any u: log sum_s q_w,s (1 - P(r, s)); the
-            # field sums it over every node but u and u's neighbours.
-            Tn = np.log((1.0 - p_out) - d[None, :] * Q)
-            field = Tn.sum(axis=0)[None, :] - Tn - A @ Tn
             log_b = log_prior + field + gather @ T
-            Q_new = _normalise_log(log_b)
+            log_b -= logsumexp(log_b, axis=1, keepdims=True)
+            Q_new = np.exp(log_b)
             # Message u -> w: u's belief without w's edge term, computed at
-            # (u, w) then moved to the reverse position (w, u).
+            # (u, w) then moved to the reverse position (w, u). The largest
+            # normalised log-belief is at least -log k and T <= 0, so the
+            # exponentials cannot all underflow.
             L = log_b[rows]
             L -= T
             del T
-            L -= L.max(axis=1, keepdims=True)
             np.exp(L, out=L)
-            L /= L.sum(axis=1, keepdims=True)
+            L /= (L @ np.ones(k))[:, None]
             M *= damping
             M += (1.0 - damping) * L[rev]
             del L
@@ -84,29 +150,39 @@ def _bp(A, labels, n_iter=60, n_outer=3, damping=0.5, tol=1e-4):
 
 
 @fill_doc
-def belief_propagation_communities(perturbed, labels, *, n_iter=60, n_outer=3, damping=0.5):
-    """Refine a partition by belief propagation on a planted-partition model of the released graph.
+def belief_propagation_communities(perturbed, labels, *, flip_probability=0.0, sample_rate=1.0,
+                                   degree_corrected=True, n_iter=60, n_outer=3, damping=0.5):
+    """Refine a partition by belief propagation on a block model of the released graph.
 
-    Fits a planted-partition model to the released graph ``A'`` (one edge
-    density ``a_c`` inside each community ``c``, one density ``b`` between
-    communities, community sizes as priors) on the current partition, then
+    Fits a block model to the released graph ``A'`` on the current
+    partition (one edge density ``omega_c`` inside each community ``c``,
+    one ``omega_out`` between communities, community sizes as priors), then
     runs loopy belief propagation (Decelle, Krzakala, Moore and Zdeborova
     2011): a message ``psi^{w->u}`` per released edge and direction, while
     the non-edges, far too many to carry messages, act on every node through
-    a mean-field external field built from all node beliefs. Under
-    randomized response the released graph is itself a planted partition
-    with ``a_c = q (p + (1 - 2p) a_c^true)`` and ``b = q (p + (1 - 2p)
-    b^true)``, so fitting on the released graph accounts for the public flip
-    probability ``p`` and sample rate ``q`` without being given them. The
-    model is refitted ``n_outer`` times on the current hard labels.
+    a mean-field external field built from all node beliefs. The model is
+    refitted ``n_outer`` times on the current hard labels.
+
+    With ``degree_corrected=True`` (Karrer and Newman 2011) the private
+    graph has an edge ``(u, w)`` with probability ``theta_u theta_w
+    omega_rs``, seen through the randomized-response channel: the released
+    pair is an edge with probability ``q (p + (1 - 2p) theta_u theta_w
+    omega_rs)``, with the public flip probability ``p`` and sample rate
+    ``q``. A released edge between two high-degree nodes is then likely a
+    private edge and one at a low-degree node likely noise. ``theta_u`` is
+    estimated from ``u``'s released edges inside its own community only
+    (there the flip noise is ``p`` times the community's size, not ``p
+    n``), shrunk towards 1 by its noise; the non-edges enter as a Poisson
+    term. With ``degree_corrected=False`` the model is the planted partition
+    fitted to the released graph directly (under randomized response the
+    released graph is itself one, so ``p`` and ``q`` are not used).
 
     Unlike :func:`refine_communities` (mean-field EM), a node's message to a
     neighbour excludes what it heard from that neighbour, which keeps
-    wrongly started nodes from confirming one another; started from the
-    k-means labels of the spectral embedding it gains most where the
-    communities are hard to see (see ``docs/edge_dp.md``). It reads only the
-    released graph and the labels (post-processing: free) and is
-    deterministic.
+    wrongly started nodes from confirming one another; it gains most where
+    the communities are hard to see (see ``docs/edge_dp.md``). It reads only
+    the released graph, public parameters and the labels (post-processing:
+    free) and is deterministic.
 
     Time ``O((|E'| + n) k)`` per iteration, memory ``O(|E'| k)`` (a few
     arrays of ``k`` floats per directed released edge); nothing ``n x n`` is
@@ -119,6 +195,14 @@ def belief_propagation_communities(perturbed, labels, *, n_iter=60, n_outer=3, d
     labels : array-like of shape (n,)
         Initial partition (any hashable labels), e.g. the spectral k-means
         labels.
+    flip_probability : float in [0, 1/2), default=0.0
+        Public flip probability ``p`` of the randomized response that
+        released the graph (``0``: the graph is used as it is).
+    sample_rate : float in (0, 1], default=1.0
+        Public probability ``q`` with which released pairs were kept.
+    degree_corrected : bool, default=True
+        Degree-corrected block model through the flip channel, or the
+        planted partition fitted to the released graph.
     n_iter : int >= 1, default=60
         Maximum number of message-passing sweeps per model fit (each fit
         stops earlier once the beliefs move by less than ``1e-4``).
@@ -133,13 +217,22 @@ def belief_propagation_communities(perturbed, labels, *, n_iter=60, n_outer=3, d
         The community of largest belief of each node, numbered
         ``0..k'-1`` (``k' <= k``).
 
+    Raises
+    ------
+    skdpgraph.utils.DenseMemoryError
+        Before allocating, when the messages (about six ``(|E'|, k)`` float
+        arrays) would exceed ``skdpgraph.utils.get_config()["max_dense_memory"]``.
+
     See Also
     --------
-    refine_communities : mean-field EM on the same model.
-    debiased_spectral_clustering : ``refine="bp"`` runs this on its k-means
-        labels.
+    refine_communities : mean-field EM of a planted partition.
+    debiased_spectral_clustering : ``refine="bp"`` runs this from 6
+        k-means partitions into ``2k`` clusters and combines them.
 
-    {{decelle_references}}
+    References
+    ----------
+    .. [1] {{decelle}}
+    .. [2] {{karrer_newman}}
 
     Examples
     --------
@@ -154,11 +247,18 @@ def belief_propagation_communities(perturbed, labels, *, n_iter=60, n_outer=3, d
     >>> belief_propagation_communities(A, start).tolist() == [0] * 10 + [1] * 10
     True
     """
+    from ._spectral import _check_flip_probability, _check_sample_rate
+
     A = check_adjacency(perturbed, what="perturbed")
+    p = _check_flip_probability(flip_probability)
+    q = _check_sample_rate(sample_rate)
+    if not isinstance(degree_corrected, (bool, np.bool_)):
+        raise TypeError(f"degree_corrected must be a bool; got {degree_corrected!r}.")
     n_iter = check_int(n_iter, "n_iter", 1)
     n_outer = check_int(n_outer, "n_outer", 1)
     damping = check_real(damping, "damping", low=0.0, high=1.0, high_open=True)
     labels = np.asarray(labels)
     if labels.shape != (A.shape[0],):
         raise ValueError(f"labels must have shape ({A.shape[0]},); got {labels.shape}.")
-    return _bp(A, labels, n_iter, n_outer, damping)
+    return _bp(A, labels, n_iter, n_outer, damping, p=p, q=q,
+               degree_corrected=bool(degree_corrected))

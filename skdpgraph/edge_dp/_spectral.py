@@ -29,12 +29,14 @@ from numbers import Integral
 from typing import NamedTuple
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.linalg import eigh
+from scipy.optimize import linear_sum_assignment
 from scipy.sparse.linalg import LinearOperator, eigsh
 from scipy.special import softmax
 from sklearn.cluster import KMeans
 
-from ..utils import check_adjacency, check_int, check_random_state, check_real
+from ..utils import check_adjacency, check_int, check_random_state, check_real, get_config
 from ..utils._docs import fill_doc
 from ._bp import _bp
 
@@ -284,20 +286,105 @@ def _check_regularization(regularization):
     return check_real(regularization, "regularization", low=0.0)
 
 
-#: What ``refine=True`` runs.
-_DEFAULT_REFINE = "likelihood"
-_REFINE_OPTIONS = ("likelihood", "bp")
+_REFINE_OPTIONS = ("auto", "likelihood", "bp")
+# ``refine="auto"`` runs belief propagation while its messages (2k floats per
+# stored released edge, a few arrays of them) stay below this many numbers,
+# and the likelihood refinement above.
+_BP_MAX_MESSAGES = 4e6
+# Belief propagation starts: k-means runs over 2k clusters of the embedding.
+_BP_STARTS = 6
 
 
 def _check_refine(refine):
-    """``refine`` as ``"likelihood"``, ``"bp"`` or ``None`` (no refinement)."""
+    """``refine`` as ``"auto"``, ``"likelihood"``, ``"bp"`` or ``None`` (no refinement)."""
     if isinstance(refine, (bool, np.bool_)):
-        return _DEFAULT_REFINE if refine else None
+        return "auto" if refine else None
     if isinstance(refine, str) and refine in _REFINE_OPTIONS:
         return refine
     raise ValueError(
-        f"refine must be True, False, 'likelihood' or 'bp'; got {refine!r}."
+        f"refine must be True, False, 'auto', 'likelihood' or 'bp'; got {refine!r}."
     )
+
+
+def _consensus(runs):
+    """Majority label of each node after matching every run's labels to the first run's."""
+    ref = np.unique(runs[0], return_inverse=True)[1]
+    k = int(ref.max()) + 1
+    n = ref.size
+    votes = np.zeros((n, k))
+    votes[np.arange(n), ref] = 1.0
+    for run in runs[1:]:
+        lab = np.unique(run, return_inverse=True)[1]
+        table = np.zeros((int(lab.max()) + 1, k))
+        np.add.at(table, (lab, ref), 1.0)
+        r, c = linear_sum_assignment(table, maximize=True)
+        match = np.full(table.shape[0], -1)
+        match[r] = c
+        hit = match[lab] >= 0
+        votes[np.flatnonzero(hit), match[lab[hit]]] += 1.0
+    return votes.argmax(axis=1)
+
+
+def _block_loglik(e, N):
+    """Bernoulli log-likelihood of blocks with ``e`` edges among ``N`` pairs, at their MLE."""
+    e = np.asarray(e, dtype=float)
+    N = np.asarray(N, dtype=float)
+    rho = e / np.maximum(N, 1.0)
+    out = np.zeros_like(rho)
+    inside = (rho > 0) & (rho < 1)
+    r = rho[inside]
+    out[inside] = N[inside] * (r * np.log(r) + (1.0 - r) * np.log1p(-r))
+    return out
+
+
+def _merge_to(A, labels, k):
+    """Merge labels pairwise until at most ``k`` remain, each time the pair
+    whose merge costs the least block-model log-likelihood of the released
+    graph (one Bernoulli density per block of label pairs)."""
+    _, lab = np.unique(labels, return_inverse=True)
+    n = lab.size
+    while lab.max() + 1 > k:
+        m = int(lab.max()) + 1
+        Z = sp.csr_array((np.ones(n), (np.arange(n), lab)), shape=(n, m))
+        E = (Z.T @ A @ Z).toarray()
+        np.fill_diagonal(E, np.diag(E) / 2.0)
+        size = np.bincount(lab, minlength=m).astype(float)
+        N = np.outer(size, size)
+        np.fill_diagonal(N, size * (size - 1.0) / 2.0)
+        L = _block_loglik(E, N)
+        # Merging a and b joins blocks (a, a), (b, b), (a, b) into one, and
+        # (a, c) with (b, c) for every other c.
+        inner = (_block_loglik(np.diag(E)[:, None] + np.diag(E)[None, :] + E,
+                               np.diag(N)[:, None] + np.diag(N)[None, :] + N)
+                 - np.diag(L)[:, None] - np.diag(L)[None, :] - L)
+        gain = inner
+        idx = np.arange(m)
+        for a in range(m):
+            cross = _block_loglik(E[a] + E, N[a] + N) - L[a] - L
+            cross[:, a] = 0.0
+            cross[idx, idx] = 0.0
+            gain[a] += cross.sum(axis=1)
+        np.fill_diagonal(gain, -np.inf)
+        a, b = np.unravel_index(np.argmax(gain), gain.shape)
+        lab = np.unique(np.where(lab == b, a, lab), return_inverse=True)[1]
+    return lab
+
+
+def _bp_refine(A, X, k, p, q, n_init, rng):
+    """Degree-corrected BP from over-segmented k-means starts, combined by consensus.
+
+    BP empties the labels it does not need, so starting from ``2k`` clusters
+    lets a community that k-means split or merged find a label of its own;
+    the runs are matched and voted, merged back to at most ``k`` labels, and
+    BP runs once more from the vote.
+    """
+    n = A.shape[0]
+    # 2k clusters, at most k + 24 so that the merges back to k stay cheap.
+    starts = min(2 * k, k + 24, n)
+    runs = [_bp(A, _kmeans(X, starts, n_init if i == 0 else 1, rng), n_iter=30, n_outer=2, p=p, q=q)
+            for i in range(_BP_STARTS)]
+    vote = _merge_to(A, _consensus(runs), k)
+    return _bp(A, vote, p=p, q=q)
 
 
 def _kmeans(X, k, n_init, rng):
@@ -337,10 +424,14 @@ def _spectral_canonical(A, p, q, n_clusters, regularization, refine, max_cluster
     norms = np.linalg.norm(V, axis=1, keepdims=True)
     X = V / np.where(norms > 0, norms, 1.0)
     spectral = _kmeans(X, k, n_init, rng)
+    if refine == "auto":
+        messages = A.nnz * 2.0 * k
+        fits = 8.0 * 6 * messages <= get_config()["max_dense_memory"]
+        refine = "bp" if messages <= _BP_MAX_MESSAGES and fits else "likelihood"
     if refine is None or k < 2:
         labels = spectral
     elif refine == "bp":
-        labels = _bp(A, spectral)
+        labels = _bp_refine(A, X, k, p, q, n_init, rng)
     else:
         labels = _refine(A, spectral, 30)
     _, labels = np.unique(labels, return_inverse=True)
@@ -361,10 +452,20 @@ def debiased_spectral_clustering(perturbed, flip_probability, *, n_clusters="aut
     2. its top ``k`` eigenvectors (largest eigenvalues, ``eigsh`` on the
        implicit operator), rows scaled to unit norm, clustered by k-means
        (Hehir, Slavkovic and Niu 2022);
-    3. optionally a refinement on the released graph: mean-field EM of a
-       block-model likelihood (:func:`refine_communities`) or belief
-       propagation on the same model
-       (:func:`belief_propagation_communities`).
+    3. optionally a refinement on the released graph: belief propagation on
+       a degree-corrected block model seen through the flip channel
+       (:func:`belief_propagation_communities`), run from ``6`` k-means
+       partitions of the embedding into ``2k`` clusters (belief propagation
+       empties the labels it does not need, so a community that k-means
+       split or merged with another can find a label of its own; at most
+       ``k + 24`` clusters); the results are matched to the first run's
+       labels (a label the first run emptied is not recovered), each node
+       takes its majority label, labels are merged pairwise until at most
+       ``k`` remain (each time the pair whose merge costs the least
+       block-model log-likelihood of the released graph), and belief
+       propagation runs once more from there.
+       Or the mean-field EM of a planted-partition likelihood
+       (:func:`refine_communities`), much cheaper and weaker.
 
     The number of communities is either given (public) or, with
     ``n_clusters="auto"``, estimated from the released spectrum: the number
@@ -373,9 +474,10 @@ def debiased_spectral_clustering(perturbed, flip_probability, *, n_clusters="aut
     Everything reads only the released graph and public parameters, so it
     is post-processing: free, and covered by the release's guarantee.
 
-    Time ``O((|E'| + n) k)`` per Lanczos and EM iteration, memory
-    ``O(|E'| + n k)``; nothing ``n x n`` is formed (graphs of at most 64
-    nodes are solved densely).
+    Time ``O((|E'| + n) k)`` per Lanczos, EM and belief-propagation
+    iteration, memory ``O(|E'| + n k)`` (``O(|E'| k)`` with belief
+    propagation); nothing ``n x n`` is formed (graphs of at most 64 nodes
+    are solved densely).
 
     Parameters
     ----------
@@ -393,11 +495,13 @@ def debiased_spectral_clustering(perturbed, flip_probability, *, n_clusters="aut
     regularization : None, "auto" or float >= 0, default=None
         ``None``: the debiased adjacency. A float ``tau`` (``"auto"``: the
         mean debiased degree) gives the regularised normalised form.
-    refine : bool, "likelihood" or "bp", default=True
-        Refinement of the k-means labels: ``"likelihood"``,
-        :func:`refine_communities`; ``"bp"``,
-        :func:`belief_propagation_communities`; ``True``, the default
-        refinement (``"likelihood"``); ``False``, none.
+    refine : bool, "auto", "likelihood" or "bp", default=True
+        Refinement of the k-means labels: ``"bp"``, the belief propagation
+        of step 3; ``"likelihood"``, :func:`refine_communities`; ``"auto"``
+        (what ``True`` runs), ``"bp"`` while its messages (``2k`` numbers
+        per stored released edge) stay below 4 million and within
+        ``skdpgraph.utils.get_config()["max_dense_memory"]``, and
+        ``"likelihood"`` above; ``False``, none.
     max_clusters : int >= 1, default=256
         Largest number of eigenvalues computed with ``n_clusters="auto"``.
     n_init : int >= 1, default=10
@@ -420,6 +524,7 @@ def debiased_spectral_clustering(perturbed, flip_probability, *, n_clusters="aut
     .. [2] T. Qin and K. Rohe, "Regularized spectral clustering under the
        degree-corrected stochastic blockmodel", NeurIPS 2013.
     .. [3] {{decelle}}
+    .. [4] {{karrer_newman}}
 
     Examples
     --------

@@ -26,9 +26,11 @@ def set_config(max_dense_memory=None):
     Parameters
     ----------
     max_dense_memory : int, default=None
-        Bytes a dense ``(n, n)`` path (a feature matrix turned into its
-        complete graph of distances, ``HomogeneousGraph``) may allocate before
-        it refuses with an estimate; default 4 GiB. ``None`` leaves it as is.
+        Bytes a dense path may allocate before it refuses with an estimate:
+        the ``(n, n)`` distances of a feature matrix turned into its
+        complete graph, ``HomogeneousGraph``, and the ``(|E'|, k)`` messages
+        of belief propagation (``skdpgraph.edge_dp``); default 4 GiB.
+        ``None`` leaves it as is.
     """
     if max_dense_memory is not None:
         if isinstance(max_dense_memory, bool) or not float(max_dense_memory) > 0:
@@ -64,19 +66,22 @@ def _bytes(x):
     return f"{x / 2**30:.2f} GiB" if x >= 2**30 else f"{x / 2**20:.1f} MiB"
 
 
-def check_dense_memory(shape, copies, what):
+def check_dense_memory(shape, copies, what, advice=None):
     """Refuse, before allocating, ``copies`` dense float64 arrays of ``shape`` past the limit.
 
-    ``shape`` is ``(n_rows, n_cols)``, or ``n`` for ``(n, n)``.
+    ``shape`` is ``(n_rows, n_cols)``, or ``n`` for ``(n, n)``. ``advice``
+    replaces the default suggestion (a sparse graph instead of distances).
     """
     n_rows, n_cols = (shape, shape) if isinstance(shape, (int, np.integer)) else shape
     need = 8.0 * n_rows * n_cols * copies
     limit = _config()["max_dense_memory"]
     if need > limit:
+        if advice is None:
+            advice = ("These are distances: pass a sparse graph (for example "
+                      "skdpgraph.graphs.EpsilonGraph or a k-nearest-neighbours graph) with "
+                      "metric='precomputed'")
         raise DenseMemoryError(
-            f"{what} needs about {_bytes(need)} for dense ({n_rows}, {n_cols}) arrays of "
-            f"distances, above the limit of {_bytes(limit)}. Pass a sparse graph "
-            "(for example skdpgraph.graphs.EpsilonGraph or a k-nearest-neighbours graph) "
-            "with metric='precomputed', or raise the limit with "
+            f"{what} needs about {_bytes(need)} for dense ({n_rows}, {n_cols}) arrays, "
+            f"above the limit of {_bytes(limit)}. {advice}; or raise the limit with "
             "skdpgraph.utils.set_config(max_dense_memory=...)."
         )

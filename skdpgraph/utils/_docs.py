@@ -63,6 +63,8 @@ _REFERENCES = {
     "decelle": 'A. Decelle, F. Krzakala, C. Moore and L. Zdeborova, "Asymptotic\n'
                '       analysis of the stochastic block model for modular networks and its\n'
                '       algorithmic applications", Phys. Rev. E 84, 066106, 2011.',
+    "karrer_newman": 'B. Karrer and M. E. J. Newman, "Stochastic blockmodels and community\n'
+                     '       structure in networks", Phys. Rev. E 83, 016107, 2011.',
     "cesar_rogers": 'M. Cesar and R. Rogers, "Bounding, Concentrating, and\n'
                     '       Truncating: Unifying Privacy Loss Composition for Data Analytics",\n'
                     '       ALT 2021.',
