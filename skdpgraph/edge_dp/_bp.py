@@ -16,6 +16,7 @@ from scipy.special import logsumexp
 
 from ..utils import check_adjacency, check_dense_memory, check_int, check_real
 from ..utils._docs import fill_doc
+from ._flip import _check_flip_probability, _check_sample_rate
 
 __all__ = ["belief_propagation_communities"]
 
@@ -247,8 +248,6 @@ def belief_propagation_communities(perturbed, labels, *, flip_probability=0.0, s
     >>> belief_propagation_communities(A, start).tolist() == [0] * 10 + [1] * 10
     True
     """
-    from ._spectral import _check_flip_probability, _check_sample_rate
-
     A = check_adjacency(perturbed, what="perturbed")
     p = _check_flip_probability(flip_probability)
     q = _check_sample_rate(sample_rate)

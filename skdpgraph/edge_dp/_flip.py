@@ -334,6 +334,10 @@ def _check_sample_rate(sample_rate):
     return check_real(sample_rate, "sample_rate", low=0.0, high=1.0, low_open=True)
 
 
+def _check_flip_probability(flip_probability):
+    return check_real(flip_probability, "flip_probability", low=0.0, high=0.5, high_open=True)
+
+
 def _check_max_added_edges(max_added_edges):
     if max_added_edges is None:
         return None

@@ -39,6 +39,7 @@ from sklearn.cluster import KMeans
 from ..utils import check_adjacency, check_int, check_random_state, check_real, get_config
 from ..utils._docs import fill_doc
 from ._bp import _bp
+from ._flip import _check_flip_probability, _check_sample_rate
 
 __all__ = [
     "DebiasedSpectralResult",
@@ -81,14 +82,6 @@ class DebiasedSpectralResult(NamedTuple):
     embedding: np.ndarray
     eigenvalues: np.ndarray
     bulk_edge: float
-
-
-def _check_flip_probability(flip_probability):
-    return check_real(flip_probability, "flip_probability", low=0.0, high=0.5, high_open=True)
-
-
-def _check_sample_rate(sample_rate):
-    return check_real(sample_rate, "sample_rate", low=0.0, high=1.0, low_open=True)
 
 
 def _operator(A, p, q, scale=None):
