@@ -14,8 +14,6 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
 from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
 
 from ..metrics._scores import dbcvi_from_labels
@@ -143,13 +141,24 @@ def dbmstclu(tree):
 
 def _labels(forest, n, cut_nodes):
     """Connected components of the forest without the cut edges, numbered by
-    their smallest node."""
-    child = np.flatnonzero(forest.parent >= 0)
-    keep = np.ones(n, dtype=bool)
-    keep[cut_nodes] = False
-    child = child[keep[child]]
-    g = sp.csr_array((np.ones(child.size), (child, forest.parent[child])), shape=(n, n))
-    k, lab = connected_components(g, directed=False)
+    their smallest node.
+
+    Each component root and each cut node heads a cluster whose nodes are
+    its subtree, a range of the preorder, less the ranges of the heads
+    below it. The ranges are laminar, so a position belongs to the range of
+    largest start among those at its nesting level that start before it.
+    """
+    heads = np.concatenate([forest.order[forest.comp_start[:-1]],
+                            np.asarray(cut_nodes, dtype=np.int64)])
+    start = forest.tin[heads]
+    level = np.cumsum(np.bincount(start, minlength=n + 1)
+                      - np.bincount(start + forest.size[heads], minlength=n + 1))[:n]
+    key = level[start] * (n + 1) + start
+    order = np.argsort(key)
+    at = np.searchsorted(key[order], level * (n + 1) + np.arange(n), side="right") - 1
+    lab = np.empty(n, dtype=np.int64)
+    lab[forest.order] = order[at]
+    k = heads.size
     first = np.full(k, n, dtype=np.int64)
     np.minimum.at(first, lab, np.arange(n, dtype=np.int64))
     renum = np.empty(k, dtype=np.int64)
@@ -716,7 +725,12 @@ class _Engine:
         self.d_in = _range_reduce(np.maximum, p[:L], ar + 1, e, -np.inf)
         self.cnt_d = _count_equal(p[:L], ar + 1, e, self.d_in)
         self.m_in = _range_reduce(np.minimum, q[:L], ar, e, np.inf)
-        self.cnt_m = _count_equal(q[:L], ar, e, self.m_in)
+        # Counted where finite only (an infinite minimum counts 0, as in
+        # _Blocks.query): a cluster with no incident cut yet costs nothing.
+        fin = np.isfinite(self.m_in)
+        self.cnt_m = np.zeros(L, dtype=np.int64)
+        if fin.any():
+            self.cnt_m[fin] = _count_equal(q[:L], ar[fin], e[fin], self.m_in[fin])
         self.alive = np.zeros(Lp, dtype=bool)
         self.alive[:L] = True
         self.rank = ctx.prank[nodes]

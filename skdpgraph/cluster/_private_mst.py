@@ -92,12 +92,14 @@ class PrivateMSTResult(NamedTuple):
 def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood="l1",
                            tree_share=0.5, weight_bounds=None, accounting="pure", delta=None,
                            accountant=None, tree_mechanism="auto", random_state=None,
-                           verbose=0):
+                           verbose=0, check_input=True):
     """PTClust: DBMSTClu on a spanning tree released under weight-DP.
 
     The function form of :class:`PrivateMSTClustering` (which documents the
     parameters and the guarantee), on a graph: anything
     :func:`skdpgraph.utils.check_graph` accepts with ``metric="precomputed"``.
+    ``check_input=False`` skips that validation, for a graph that already
+    is canonical (as the estimator passes it).
 
     The budget is checked against ``accountant`` and spent on it before any
     private value is read, so a release that fails later has still spent it.
@@ -131,7 +133,8 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
     bounds = None if weight_bounds is None else check_weight_bounds(weight_bounds)
     log = StageLogger(verbose, "PrivateMSTClustering")
     with log.stage("validation") as note:
-        graph = check_graph(graph, metric="precomputed", what="graph")
+        if check_input:
+            graph = check_graph(graph, metric="precomputed", what="graph")
         note(f"{graph.shape[0]} nodes")
     # |V| and |E| are public (the topology is), so is the choice.
     n_nodes = graph.shape[0]
@@ -471,7 +474,7 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
             tree_share=self.tree_share, weight_bounds=self.weight_bounds,
             accounting=self.accounting, delta=self.delta, accountant=self.accountant,
             tree_mechanism=self.tree_mechanism, random_state=self.random_state,
-            verbose=self.verbose)
+            verbose=self.verbose, check_input=False)
         if self.keep_training_data and self.metric != "precomputed" and not _is_networkx_graph(X):
             self.training_data_ = check_array(X, accept_sparse="csr", dtype=np.float64,
                                               copy=True)

@@ -137,6 +137,16 @@ def _canonical_sparse(A, what):
             G = sp.csr_array((data, A.indices.copy(), A.indptr.copy()), shape=(n, n))
         else:
             G = sp.csr_array((data[keep], (row[keep], A.indices[keep])), shape=(n, n))
+    elif A.format in ("csr", "csc"):
+        # Compressed input: one conversion and an in-place sort in C, no
+        # COO round trip (the common case of scikit-learn's neighbour graphs).
+        G = sp.csr_array(A, dtype=np.float64, copy=True)
+        data = G.data
+        _check_weights(data, what)
+        row = np.repeat(np.arange(n, dtype=G.indices.dtype), np.diff(G.indptr))
+        keep = row != G.indices
+        if not keep.all():
+            G = sp.csr_array((data[keep], (row[keep], G.indices[keep])), shape=(n, n))
     else:
         coo = sp.coo_array(A)
         row = np.asarray(coo.row)
@@ -179,9 +189,12 @@ def _canonical_sparse(A, what):
         if max_diff > SYMMETRY_RTOL * max(scale, np.finfo(float).tiny):
             i = int(np.searchsorted(G.indptr, k, side="right") - 1)
             raise _asymmetry_error(max_diff, i, int(G.indices[k]), scale, what)
-        # Halve first (in place): (a + b) / 2 would overflow near the float maximum.
-        G.data *= 0.5
-        G.data += 0.5 * T.data
+        if max_diff > 0:
+            # Halve first (in place): (a + b) / 2 would overflow near the
+            # float maximum. Skipped when exactly symmetric, where it could
+            # only round subnormal weights.
+            G.data *= 0.5
+            G.data += 0.5 * T.data
     del T
     dtype = index_dtype(n, G.nnz)
     G.indices = G.indices.astype(dtype, copy=False)
