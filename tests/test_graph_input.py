@@ -208,3 +208,31 @@ def test_dense_feature_paths_refuse_past_the_memory_limit():
     np.testing.assert_array_equal(X, before)
     for fit in fits:
         fit()
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_compressed_input_with_duplicates_unsorted_indices_and_loops(fmt):
+    # The compressed path (no COO round trip) gives what the COO path gives:
+    # duplicates summed, self-loops dropped, explicit zeros kept; the
+    # caller's matrix is unchanged.
+    row = np.array([0, 0, 1, 1, 2, 2, 0, 2, 1, 3])
+    col = np.array([2, 1, 0, 2, 0, 1, 2, 2, 3, 1])
+    val = np.array([1.0, 0.0, 0.0, 4.0, 1.5, 4.0, 0.5, 9.0, 2.0, 2.0])
+    coo = sp.coo_array((val, (row, col)), shape=(4, 4))
+    X = coo.asformat(fmt)
+    X.has_canonical_format = False
+    if fmt == "csr":  # unsorted indices and duplicates kept as stored
+        order = np.lexsort((-col, row))
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(row, minlength=4))])
+        X = sp.csr_array((val[order], col[order], indptr), shape=(4, 4))
+    before = (X.data.copy(), X.indices.copy(), X.indptr.copy())
+    got = check_graph(X)
+    want = check_graph(coo)
+    assert (got != want).nnz == 0 and got.nnz == want.nnz == 8
+    np.testing.assert_array_equal(got.indptr, want.indptr)
+    np.testing.assert_array_equal(got.indices, want.indices)
+    assert got[0, 1] == 0.0 and got[0, 2] == 1.5 and got.diagonal().sum() == 0
+    assert not np.any(np.repeat(np.arange(4), np.diff(got.indptr)) == got.indices)
+    np.testing.assert_array_equal(X.data, before[0])
+    np.testing.assert_array_equal(X.indices, before[1])
+    np.testing.assert_array_equal(X.indptr, before[2])

@@ -379,3 +379,18 @@ def test_experiment_pamst_calibration_at_paper_settings():
         m.fit(data.graph)
     assert m.step_epsilon_ == pytest.approx(2.5 / 99)
     assert math.exp(m.step_epsilon_ / (2 * 0.1)) < 1.14
+
+
+def test_function_check_input_false_on_a_canonical_graph_gives_the_same_release():
+    from skdpgraph.cluster import private_mst_clustering
+    from skdpgraph.utils import check_graph
+
+    rng = np.random.default_rng(0)
+    X = np.concatenate([rng.normal(0, 0.1, (15, 2)), rng.normal(3, 0.1, (15, 2))])
+    G = check_graph(X, metric="euclidean")
+    kwargs = dict(sensitivity=0.01, weight_bounds=(0.0, 6.0), random_state=0)
+    checked = private_mst_clustering(G, 20.0, **kwargs)
+    unchecked = private_mst_clustering(G, 20.0, check_input=False, **kwargs)
+    np.testing.assert_array_equal(checked.labels, unchecked.labels)
+    np.testing.assert_array_equal(checked.tree.edges, unchecked.tree.edges)
+    np.testing.assert_array_equal(checked.tree.weights, unchecked.tree.weights)

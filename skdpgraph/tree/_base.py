@@ -64,7 +64,7 @@ def is_forest(graph):
         return graph.shape[0] == 2  # a complete graph is a tree only on 2 nodes
     n = graph.shape[0]
     m = (graph.nnz) // 2
-    if m >= n:  # a forest has at most n - 1 edges
+    if m > max(n - 1, 0):  # a forest has at most n - 1 edges
         return False
     n_comp, _ = connected_components(graph, directed=False)
     return m == n - n_comp
