@@ -195,6 +195,8 @@ def _canonical_sparse(A, what):
             # only round subnormal weights.
             G.data *= 0.5
             G.data += 0.5 * T.data
+        else:
+            G.data += 0.0  # -0.0 -> +0.0: the two triangles agree bit for bit
     del T
     dtype = index_dtype(n, G.nnz)
     G.indices = G.indices.astype(dtype, copy=False)
