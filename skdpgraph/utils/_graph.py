@@ -128,23 +128,14 @@ def _canonical_sparse(A, what):
     _check_n_nodes(n)
     _check_dtype(A.dtype, what)
     # Every path below builds new arrays: the caller's matrix is untouched.
-    if A.format == "csr" and A.has_canonical_format:
-        data = np.array(A.data, dtype=np.float64)
-        _check_weights(data, what)
-        row = np.repeat(np.arange(n, dtype=A.indices.dtype), np.diff(A.indptr))
-        keep = row != A.indices  # self-loops carry no information for clustering
-        if keep.all():
-            G = sp.csr_array((data, A.indices.copy(), A.indptr.copy()), shape=(n, n))
-        else:
-            G = sp.csr_array((data[keep], (row[keep], A.indices[keep])), shape=(n, n))
-    elif A.format in ("csr", "csc"):
-        # Compressed input: one conversion and an in-place sort in C, no
-        # COO round trip (the common case of scikit-learn's neighbour graphs).
+    if A.format in ("csr", "csc"):
+        # Compressed input: a copy (converted in C for CSC), sorted and summed
+        # in place below; no COO round trip.
         G = sp.csr_array(A, dtype=np.float64, copy=True)
         data = G.data
         _check_weights(data, what)
         row = np.repeat(np.arange(n, dtype=G.indices.dtype), np.diff(G.indptr))
-        keep = row != G.indices
+        keep = row != G.indices  # self-loops carry no information for clustering
         if not keep.all():
             G = sp.csr_array((data[keep], (row[keep], G.indices[keep])), shape=(n, n))
     else:
