@@ -173,6 +173,12 @@ _SMALL = 128
 _BS = 64
 #: Candidate cuts kept in an engine's heap after each refill.
 _HEAP = 1024
+#: Ancestors whose subtree extreme is recomputed one by one (more: at once,
+#: as nested ranges, with whole-array operations).
+_NESTED = 4
+#: Changed values admitted at once above which they skip the heap (and are
+#: evaluated with whole-array operations at each choice instead).
+_BULK = 32
 #: Test hook: when positive, an engine re-evaluates its cluster from scratch
 #: every ``_REFRESH_EVERY`` cuts (1: every cut, the slow reference path).
 _REFRESH_EVERY = 0
@@ -258,6 +264,34 @@ def _count_equal(vals, lo, hi, target):
     return np.where(found & (hi > lo), cnt, 0)
 
 
+def _heavy_paths(par, size):
+    """Heavy-path decomposition of a tree given in DFS preorder (root at 0,
+    ``par[0] = -1``): each node's path head, and the nodes grouped by path,
+    top-down (``hp``), with each node's index there (``at``). The ancestors
+    of a node on its path are ``hp[at[head]:at[node]]``; a root path crosses
+    O(log n) paths."""
+    L = par.size
+    ar = np.arange(L, dtype=np.int64)
+    head = ar.copy()
+    if L > 1:
+        child = ar[1:]
+        order = np.argsort(par[1:] * (L + 1) + (L - size[1:]), kind="stable")
+        pc = par[1:][order]
+        first = np.ones(L - 1, dtype=bool)
+        first[1:] = pc[1:] != pc[:-1]
+        heavy = child[order[first]]  # the largest child of each parent
+        head[heavy] = par[heavy]
+        while True:  # pointer jumping up the heavy edges
+            nxt = head[head]
+            if np.array_equal(nxt, head):
+                break
+            head = nxt
+    hp = np.argsort(head, kind="stable")  # preorder within a path is top-down
+    at = np.empty(L, dtype=np.int64)
+    at[hp] = ar
+    return head, hp, at
+
+
 class _Blocks:
     """Extremes (and how often they occur) of blocks of ``_BS`` entries of a
     mutable array, for range queries in O(range / _BS + _BS). Blocks changed
@@ -327,6 +361,73 @@ class _Blocks:
         for seg in parts:
             c += int(np.count_nonzero(seg == x))
         return x, c
+
+    def query_many(self, a, b):
+        """:meth:`query` over many ranges ``[a[k], b[k])`` at once."""
+        self._sync()
+        vals, uf, ident = self.vals, self.ufunc, self.identity
+        k = a.size
+        ext = np.full(k, ident)
+        cnt = np.zeros(k, dtype=np.int64)
+        ba, bb = -(-a // _BS), b // _BS
+        whole = bb > ba
+        last = vals.size - 1
+        short = np.flatnonzero(~whole & (b > a))  # under two blocks: scanned
+        if short.size:
+            aa, ln = a[short], b[short] - a[short]
+            cols = np.arange(int(ln.max()))
+            rows = np.where(cols < ln[:, None],
+                            vals[np.minimum(aa[:, None] + cols, last)], ident)
+            x = uf.reduce(rows, axis=1)
+            ext[short] = x
+            cnt[short] = np.count_nonzero(rows == x[:, None], axis=1)
+        big = np.flatnonzero(whole)
+        if big.size:
+            aa, bz, lb, rb = a[big], b[big], ba[big], bb[big]
+            cols = np.arange(_BS)
+            left = np.where(cols < (lb * _BS - aa)[:, None],
+                            vals[np.minimum(aa[:, None] + cols, last)], ident)
+            right = np.where(cols < (bz - rb * _BS)[:, None],
+                             vals[np.minimum((rb * _BS)[:, None] + cols, last)], ident)
+            nblk = rb - lb
+            blk = _gather(lb, rb)
+            mid = self.ext[blk]
+            x = uf(uf(uf.reduce(left, axis=1), uf.reduce(right, axis=1)),
+                   uf.reduceat(mid, np.cumsum(nblk) - nblk))
+            rep = np.repeat(np.arange(big.size), nblk)
+            c_mid = np.bincount(rep, weights=np.where(mid == x[rep], self.cnt[blk], 0),
+                                minlength=big.size).astype(np.int64)
+            ext[big] = x
+            cnt[big] = (np.count_nonzero(left == x[:, None], axis=1)
+                        + np.count_nonzero(right == x[:, None], axis=1) + c_mid)
+        cnt[ext == ident] = 0
+        return ext, cnt
+
+    def query_nested(self, a, b):
+        """:meth:`query` over nested ranges, each ``[a[k], b[k])`` holding the
+        previous one: each ring (the range less the previous) is queried once,
+        and the extremes and their counts accumulate outwards."""
+        k = a.size
+        ra = np.empty(k, dtype=np.int64)  # ring k: [a[k], ra[k]) and [rb[k], b[k])
+        ra[0] = b[0]
+        ra[1:] = a[:-1]
+        rb = np.empty(k, dtype=np.int64)
+        rb[0] = b[0]
+        rb[1:] = b[:-1]
+        x1, c1 = self.query_many(a, ra)
+        x2, c2 = self.query_many(rb, b)
+        ring = self.ufunc(x1, x2)
+        rc = np.where(x1 == ring, c1, 0) + np.where(x2 == ring, c2, 0)
+        run = self.ufunc.accumulate(ring)
+        # count of the running extreme: the rings since it was last raised
+        # that attain it
+        total = np.cumsum(np.where(ring == run, rc, 0))
+        start = np.ones(k, dtype=bool)
+        start[1:] = run[1:] != run[:-1]
+        first = np.maximum.accumulate(np.where(start, np.arange(k), 0))
+        cnt = total - np.where(first > 0, total[first - 1], 0)
+        cnt[run == self.identity] = 0
+        return run, cnt
 
     def first_last(self, x, a, b):
         """First and last positions in ``[a, b)`` holding ``x`` (which occurs)."""
@@ -743,6 +844,7 @@ class _Engine:
         self.inchain = np.zeros(L, dtype=bool)
         self.pb = _Blocks(p, True)
         self.qb = _Blocks(q, False)
+        self.head, self.hp, self.hp_at = _heavy_paths(par, self.s)
         self.lo, self.hi, self.N = 0, L, L
         self.cid, self.tol, self.forced = cid, tol, forced
         self.term = ctx.c_term[cid]
@@ -750,6 +852,7 @@ class _Engine:
         self.chain = np.empty(0, dtype=np.int64)
         self.vals, self.groups = [], {}
         self.dyn = np.empty(0, dtype=np.int64)
+        self.dyn_cap = 4 * _HEAP
         self.theta = -np.inf
         self.n_lo = 0
         self.since_full = 0
@@ -808,42 +911,34 @@ class _Engine:
     def _lca_path(self, first, last):
         """Positions from the deepest common ancestor-or-self of ``first`` and
         ``last`` up to the root's child (empty if that ancestor is the root)."""
-        e, par, lo = self.e, self.par, self.lo
-        y = first
-        while e[y] <= last:
-            y = int(par[y])
-        out = []
-        while y != lo:
-            out.append(y)
-            y = int(par[y])
-        return out
+        if first == self.lo:
+            return np.empty(0, dtype=np.int64)
+        path = np.concatenate([[first], self._ancestors(first)])  # up to the root
+        return path[int(np.argmax(self.e[path] > last)):-1]
 
     def _chains(self):
         """Recompute both chains and their exact rest validity."""
         lo, hi = self.lo, self.hi
         D, S = self.D, self.S
-        cd = []
+        cd = cs = np.empty(0, dtype=np.int64)  # members top-down (ascending)
         self.dinfo = self.sinfo = None
         if self.nz_d == 1:
             f, l = self.pb.first_last(D, lo, hi)
             cd = self._lca_path(f, l)[::-1]
             self.dinfo = self._chain_info(f, l, cd, self.p, np.maximum, -np.inf)
-        cs = []
         if np.isfinite(S) and self.nz_s == 1 and not self.root_s:
             f, l = self.qb.first_last(S, lo, hi)
             cs = self._lca_path(f, l)[::-1]
             self.sinfo = self._chain_info(f, l, cs, self.q, np.minimum, np.inf)
         old = self.chain
-        if not cs:
-            members = cd
-        elif not cd:
-            members = cs
+        if not cs.size:
+            new = np.ascontiguousarray(cd)
+        elif not cd.size:
+            new = np.ascontiguousarray(cs)
         else:
-            members = sorted(set(cd) | set(cs))
-        new = np.array(members, dtype=np.int64)
+            new = np.union1d(cd, cs)
         if old.size:
-            keep = set(members)
-            gone = np.array([y for y in old.tolist() if y not in keep], dtype=np.int64)
+            gone = np.setdiff1d(old, new, assume_unique=True)
             gone = gone[self.alive[gone] & (gone != lo)]
             self.inchain[old] = False
             if gone.size:
@@ -855,11 +950,11 @@ class _Engine:
         # rest dispersion and separation of the members, aligned with the chain
         self.ch_disp = np.full(new.size, D)
         self.ch_sep = np.full(new.size, S)
-        if cd:
+        if cd.size:
             info = self.dinfo
             info.append(np.searchsorted(new, info[4]))
             self.ch_disp[info[7]] = info[6]
-        if cs:
+        if cs.size:
             info = self.sinfo
             info.append(np.searchsorted(new, info[4]))
             self.ch_sep[info[7]] = info[6]
@@ -895,7 +990,7 @@ class _Engine:
             right[idx == nxt] = ident
             pieces = uf(pieces, right[::-1])
         pref = uf.accumulate(pieces)
-        return [f, g, int(arr[-1]), path, arr, pieces, pref]
+        return [f, g, int(arr[-1]), arr.tolist(), arr, pieces, pref]
 
     def _chain_piece(self, info, x):
         """Index of the piece of a chain holding ``x`` (not below its bottom)."""
@@ -1009,14 +1104,21 @@ class _Engine:
     def _refill(self, m):
         """Threshold theta and the visible candidates: the heap holds the
         ``m`` best constant values, ``dyn`` the growing ones that may reach
-        theta while ``N >= n_lo``."""
+        theta while ``N >= n_lo``. Any theta is exact (a select that finds
+        its best within ``tol`` of theta refills). When many bounds tie at
+        the ``m``-th, theta is put just above them, which keeps them out;
+        when the best values tie (many equal cuts), it is put ``2 tol``
+        below the best, which lets the select proceed."""
         idx = self._candidates()
         N = self.N
         self.n_lo = max(N - max(64, N // 8), 0)
         c, b = self.c[idx], self.b[idx]
         key = b - self.n_lo * c
         if idx.size > m:
-            self.theta = float(np.partition(key, idx.size - m)[idx.size - m])
+            theta = float(np.partition(key, idx.size - m)[idx.size - m])
+            if np.count_nonzero(key >= theta) > 2 * m:
+                theta = math.nextafter(theta, math.inf)
+            self.theta = min(theta, float((b - N * c).max()) - 2 * self.tol)
         else:
             self.theta = -np.inf
         self.vals, self.groups = [], {}
@@ -1025,11 +1127,23 @@ class _Engine:
         self.dyn = idx[(c > 0) & (key >= self.theta)]
 
     def _rebound(self):
+        """A new window of ``N``: the growing values that may reach theta in it.
+        Theta was the ``m``-th best bound when set; as ``N`` falls, more
+        bounds pass it (values far below the best, growing by ``c`` per
+        node): when they are many, theta is raised by a refill."""
         idx = self._candidates()
         N = self.N
         self.n_lo = max(N - max(64, N // 8), 0)
         c, b = self.c[idx], self.b[idx]
-        self.dyn = idx[(c > 0) & (b - self.n_lo * c >= self.theta)]
+        dyn = idx[(c > 0) & (b - self.n_lo * c >= self.theta)]
+        old = self.dyn
+        old = old[self.c[old] == 0]  # constant values admitted without the heap
+        if old.size:
+            dyn = np.concatenate([dyn, old])
+        if dyn.size > 2 * _HEAP:
+            self._refill(_HEAP)
+        else:
+            self.dyn = dyn
 
     def _push(self, idx):
         groups, vals = self.groups, self.vals
@@ -1055,12 +1169,14 @@ class _Engine:
         if self.chain.size:
             out = ~self.inchain[idx]
             idx, b, c = idx[out], b[out], c[out]
-        h = (c == 0) & (b >= self.theta)
+        h = c == 0
+        if idx.size > _BULK:  # many (ancestors of a cut in a deep tree): no heap
+            self.dyn = np.concatenate([self.dyn, idx])
+            return
         if h.any():
             self._push(idx[h])
-        d = (c > 0) & (b - self.n_lo * c >= self.theta)
-        if d.any():
-            self.dyn = np.concatenate([self.dyn, idx[d]])
+        if not h.all():
+            self.dyn = np.concatenate([self.dyn, idx[~h]])
 
     def _clean(self, g):
         alive, ver, inchain, lo = self.alive, self.ver, self.inchain, self.lo
@@ -1101,6 +1217,9 @@ class _Engine:
             dyn = self.dyn
             if dyn.size:
                 dyn = dyn[self.alive[dyn] & ~self.inchain[dyn] & (dyn != self.lo)]
+                if dyn.size > self.dyn_cap:
+                    dyn = np.unique(dyn)  # repeated admissions
+                    self.dyn_cap = max(4 * _HEAP, 2 * dyn.size)
                 self.dyn = dyn
                 kd = self.b[dyn] - N * self.c[dyn]
                 if kd.size:
@@ -1189,9 +1308,26 @@ class _Engine:
         self.pb.touch(a, b)
         self.qb.touch(a, b)
 
+    def _ancestors(self, x):
+        """Ancestors of ``x`` in the cluster, bottom-up (parent first, root last):
+        a slice of a heavy path per light edge on the way up."""
+        par, head, hp, at = self.par, self.head, self.hp, self.hp_at
+        lo = self.lo
+        h_lo = head.item(lo)
+        y = par.item(x)
+        segs = []
+        while True:
+            h = head.item(y)
+            if h == h_lo:
+                segs.append(hp[at.item(lo):at.item(y) + 1][::-1])
+                break
+            segs.append(hp[at.item(h):at.item(y) + 1][::-1])
+            y = par.item(h)
+        return segs[0] if len(segs) == 1 else np.concatenate(segs)
+
     def _cut_subtree(self, x):
         """Cut the parent edge of ``x`` and move its subtree out (the smaller side)."""
-        p, q, e, par = self.p, self.q, self.e, self.par
+        p, q, e = self.p, self.q, self.e
         d_in, cnt_d, m_in, cnt_m = self.d_in, self.cnt_d, self.m_in, self.cnt_m
         ex = e.item(x)
         k = self.s.item(x)
@@ -1205,13 +1341,8 @@ class _Engine:
             max_a, ca = w, 1
         min_a = m_in.item(x)
         cm = cnt_m.item(x)
-        anc = []
-        y = par.item(x)
-        while y >= 0:
-            anc.append(y)
-            y = par.item(y)
-        A = np.array(anc, dtype=np.int64)
-        top = anc[-2] if len(anc) >= 2 else x
+        A = self._ancestors(x)
+        top = A.item(-2) if A.size >= 2 else x
         track = self.F is not None
         if track:
             hd0, hs0 = self._hd(top), self._hs(top)
@@ -1232,10 +1363,14 @@ class _Engine:
                 cnt = cnt_d[m] - ca
                 cnt_d[m] = cnt
                 if not cnt[0]:  # counts grow upwards: the zeros come first
-                    pb = self.pb
-                    for y in m[cnt == 0].tolist():
-                        d_in[y], cnt_d[y] = pb.query(y + 1, e.item(y))
-                        changed.append(y)
+                    z = m[cnt == 0]
+                    if z.size <= _NESTED:
+                        pb = self.pb
+                        for y in z.tolist():
+                            d_in[y], cnt_d[y] = pb.query(y + 1, e.item(y))
+                    else:  # nested subtrees: one whole-array pass
+                        d_in[z], cnt_d[z] = self.pb.query_nested(z + 1, e[z])
+                    changed.append(z)
         # Smallest incident cut: the same, then the new cut at the parent.
         if min_a < np.inf and cm:
             m = A[m_in[A] == min_a]
@@ -1243,11 +1378,19 @@ class _Engine:
                 cnt = cnt_m[m] - cm
                 cnt_m[m] = cnt
                 if not cnt[0]:
-                    qb = self.qb
-                    for y in m[cnt == 0].tolist():
-                        m_in[y], cnt_m[y] = qb.query(y, e.item(y))
-                        changed.append(y)
-        y0 = anc[0]
+                    z = m[cnt == 0]
+                    if w < min_a:
+                        # The rest of their subtrees is >= min_a > w: the new
+                        # cut below is their smallest, counted once there.
+                        m_in[z], cnt_m[z] = w, 0
+                    elif z.size <= _NESTED:
+                        qb = self.qb
+                        for y in z.tolist():
+                            m_in[y], cnt_m[y] = qb.query(y, e.item(y))
+                    else:
+                        m_in[z], cnt_m[z] = self.qb.query_nested(z, e[z])
+                    changed.append(z)
+        y0 = A.item(0)
         if w < q.item(y0):
             q[y0] = w
             self.qb.touch(y0, y0 + 1)
@@ -1256,18 +1399,23 @@ class _Engine:
             if lt.size:
                 m_in[lt] = w
                 cnt_m[lt] = 1
-                changed.extend(lt.tolist())
+                changed.append(lt)
             eq = A[w == mA]
             if eq.size:
                 cnt_m[eq] += 1
         vin = self.vin
-        for y in changed:
-            sep = p.item(y)
-            sep = sep if sep > 0.0 else 0.0
-            mi = m_in.item(y)
-            sep = mi if mi < sep else sep
-            disp = d_in.item(y)
-            vin[y] = (sep - disp) / (sep if sep > disp else disp) if disp > 0 else 1.0
+        if changed:
+            y = changed[0] if len(changed) == 1 else np.concatenate(changed)
+            if y.size <= 8:
+                for y in y.tolist():
+                    sep = p.item(y)
+                    sep = sep if sep > 0.0 else 0.0
+                    mi = m_in.item(y)
+                    sep = mi if mi < sep else sep
+                    disp = d_in.item(y)
+                    vin[y] = (sep - disp) / (sep if sep > disp else disp) if disp > 0 else 1.0
+            else:
+                vin[y] = _vi(np.minimum(np.maximum(p[y], 0.0), m_in[y]), d_in[y])
         svA = sA * vin[A]
         lo = self.lo
         if (not track or self.N < 2 or d_in.item(lo) != self.D or m_in.item(lo) != self.S
