@@ -456,6 +456,32 @@ def test_deep_trees_update_ancestors_without_one_query_each(monkeypatch, kind):
         _same(fast, dbmstclu(T))
 
 
+def test_peeling_a_star_keeps_its_chains(monkeypatch):
+    # A star rooted at a leaf: every cut is inside the centre's subtree, and
+    # ties taken by rank peel the last leaf in preorder, the chain's last
+    # extreme, each time. The chain (root, centre) does not change and is no
+    # longer recomputed from scratch at each cut.
+    from skdpgraph.cluster import _dbmstclu as mod
+
+    calls = {"chains": 0}
+    chains = mod._Engine._chains
+
+    def counting(self):
+        calls["chains"] += 1
+        return chains(self)
+
+    rng = np.random.default_rng([97, 1])
+    T = _released_tree(rng, 4000, "star")
+    fast = dbmstclu(T)
+    monkeypatch.setattr(mod._Engine, "_chains", counting)
+    _same(fast, dbmstclu(T))
+    assert fast.cut_weights.size > 1000
+    assert calls["chains"] <= fast.cut_weights.size // 4, calls
+    with monkeypatch.context() as m:
+        m.setattr(mod, "_REFRESH_EVERY", 1)
+        _same(fast, dbmstclu(T))
+
+
 def _released_tree(rng, n, kind):
     edges = _random_tree(rng, n, kind)
     return make_spanning_tree(edges[:, 0], edges[:, 1], _released_weights(rng, n - 1), n)

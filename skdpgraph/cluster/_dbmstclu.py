@@ -1049,13 +1049,16 @@ class _Engine:
         if want_d != (dinfo is not None) or want_s != (sinfo is not None):
             return False
         if dinfo is not None:
-            f, g, l = dinfo[0], dinfo[1], dinfo[2]
-            if x <= f < ex or x <= g < ex:
+            f, g = dinfo[0], dinfo[1]
+            if (x <= f < ex or x <= g < ex) and not self._chain_ends(dinfo, x, self.pb, self.D):
                 return False
         if sinfo is not None:
-            f, g, l = sinfo[0], sinfo[1], sinfo[2]
+            f, g = sinfo[0], sinfo[1]
             if x <= f < ex or x <= g < ex:
-                return False
+                if not self._chain_ends(sinfo, x, self.qb, self.S):
+                    return False
+                f, g = sinfo[0], sinfo[1]
+            l = sinfo[2]
             if w == self.S:  # y0 joins the nodes with incident cut S
                 if not (l <= y0 < e[l]):
                     return False
@@ -1064,6 +1067,21 @@ class _Engine:
             self._piece_update(dinfo, x, max_a, self.pb, None)
         if sinfo is not None:
             self._piece_update(sinfo, x, min_a, self.qb, w)
+        return True
+
+    def _chain_ends(self, info, x, blocks, value):
+        """The cut of ``x``, inside the subtree of the chain's bottom ``l``,
+        removed its first or last extreme: find the new ones. True if the
+        chain is unchanged (their lowest common ancestor is still ``l``):
+        peeling leaves in rank order often removes the last one each time."""
+        l = info[2]
+        if not l < x < self.e[l]:
+            return False
+        f, g = blocks.first_last(value, self.lo, self.hi)
+        path = self._lca_path(f, g)
+        if not path.size or path.item(0) != l:
+            return False
+        info[0], info[1] = f, g
         return True
 
     def _piece_update(self, info, x, removed, values, new_cut):
