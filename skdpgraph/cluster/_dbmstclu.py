@@ -266,30 +266,33 @@ def _count_equal(vals, lo, hi, target):
 
 def _heavy_paths(par, size):
     """Heavy-path decomposition of a tree given in DFS preorder (root at 0,
-    ``par[0] = -1``): each node's path head, and the nodes grouped by path,
-    top-down (``hp``), with each node's index there (``at``). The ancestors
-    of a node on its path are ``hp[at[head]:at[node]]``; a root path crosses
-    O(log n) paths."""
+    ``par[0] = -1``): the nodes grouped by path, top-down (``hp``), each
+    node's index there (``at``) and the index of its path's head (``top``).
+    The ancestors of a node on its path are ``hp[top[node]:at[node]]``; a
+    root path crosses O(log n) paths. ``top`` and ``at`` are int32 where
+    they fit (``hp``, sliced into index arrays, stays intp)."""
     L = par.size
-    ar = np.arange(L, dtype=np.int64)
+    dt = np.int32 if L < 2**31 - 1 else np.int64
+    ar = np.arange(L, dtype=dt)
     head = ar.copy()
     if L > 1:
-        child = ar[1:]
-        order = np.argsort(par[1:] * (L + 1) + (L - size[1:]), kind="stable")
-        pc = par[1:][order]
-        first = np.ones(L - 1, dtype=bool)
-        first[1:] = pc[1:] != pc[:-1]
-        heavy = child[order[first]]  # the largest child of each parent
+        key = size[1:] * (L + 1)
+        key += ar[1:]
+        best = np.zeros(L, dtype=np.int64)
+        np.maximum.at(best, par[1:], key)  # the largest child of each parent
+        del key
+        heavy = (best[best > 0] % (L + 1)).astype(dt)
+        del best
         head[heavy] = par[heavy]
         while True:  # pointer jumping up the heavy edges
             nxt = head[head]
             if np.array_equal(nxt, head):
                 break
             head = nxt
-    hp = np.argsort(head, kind="stable")  # preorder within a path is top-down
-    at = np.empty(L, dtype=np.int64)
+    hp = np.argsort(head, kind="stable")  # preorder within a path is top-down; intp
+    at = np.empty(L, dtype=dt)
     at[hp] = ar
-    return head, hp, at
+    return at[head], hp, at
 
 
 class _Blocks:
@@ -844,7 +847,7 @@ class _Engine:
         self.inchain = np.zeros(L, dtype=bool)
         self.pb = _Blocks(p, True)
         self.qb = _Blocks(q, False)
-        self.head, self.hp, self.hp_at = _heavy_paths(par, self.s)
+        self.top, self.hp, self.hp_at = _heavy_paths(par, self.s)
         self.lo, self.hi, self.N = 0, L, L
         self.cid, self.tol, self.forced = cid, tol, forced
         self.term = ctx.c_term[cid]
@@ -879,6 +882,8 @@ class _Engine:
             self.c[idx] = self.F - vg
             si = self.s[idx]
             self.b[idx] = si * self.vin[idx] - si * vg
+            del si
+        del idx, vg  # not held through the refill (the engine's peak of memory)
         self._root_state()
         self._chains()
         if np.isfinite(S) and not _REFRESH_EVERY:
@@ -1115,9 +1120,10 @@ class _Engine:
 
     def _candidates(self):
         lo, hi = self.lo, self.hi
-        idx = lo + np.flatnonzero(self.alive[lo:hi])
+        idx = np.flatnonzero(self.alive[lo:hi])
+        idx += lo
         idx = idx[1:]
-        return idx[~self.inchain[idx]]
+        return idx[~self.inchain[idx]] if self.chain.size else idx
 
     def _refill(self, m):
         """Threshold theta and the visible candidates: the heap holds the
@@ -1131,12 +1137,16 @@ class _Engine:
         N = self.N
         self.n_lo = max(N - max(64, N // 8), 0)
         c, b = self.c[idx], self.b[idx]
-        key = b - self.n_lo * c
+        key = c * self.n_lo  # few whole-array temporaries: the root's refill
+        np.subtract(b, key, out=key)  # is the engine's peak of memory
         if idx.size > m:
             theta = float(np.partition(key, idx.size - m)[idx.size - m])
             if np.count_nonzero(key >= theta) > 2 * m:
                 theta = math.nextafter(theta, math.inf)
-            self.theta = min(theta, float((b - N * c).max()) - 2 * self.tol)
+            cur = c * N
+            np.subtract(b, cur, out=cur)
+            self.theta = min(theta, float(cur.max()) - 2 * self.tol)
+            del cur
         else:
             self.theta = -np.inf
         self.vals, self.groups = [], {}
@@ -1329,18 +1339,18 @@ class _Engine:
     def _ancestors(self, x):
         """Ancestors of ``x`` in the cluster, bottom-up (parent first, root last):
         a slice of a heavy path per light edge on the way up."""
-        par, head, hp, at = self.par, self.head, self.hp, self.hp_at
+        par, top, hp, at = self.par, self.top, self.hp, self.hp_at
         lo = self.lo
-        h_lo = head.item(lo)
+        t_lo = top.item(lo)
         y = par.item(x)
         segs = []
         while True:
-            h = head.item(y)
-            if h == h_lo:
+            t = top.item(y)
+            if t == t_lo:
                 segs.append(hp[at.item(lo):at.item(y) + 1][::-1])
                 break
-            segs.append(hp[at.item(h):at.item(y) + 1][::-1])
-            y = par.item(h)
+            segs.append(hp[t:at.item(y) + 1][::-1])
+            y = par.item(hp.item(t))
         return segs[0] if len(segs) == 1 else np.concatenate(segs)
 
     def _cut_subtree(self, x):
