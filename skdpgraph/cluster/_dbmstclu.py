@@ -11,6 +11,7 @@ References
 
 import heapq
 import math
+from array import array
 from typing import NamedTuple
 
 import numpy as np
@@ -468,8 +469,8 @@ class _Blocks:
 
 class _Context:
     """The rooted forest, the incident-cut minima of all nodes and the
-    records of every cluster (its size and index term; once evaluated its
-    best cut, the terms of the two sides and, if expanded, their ids)."""
+    records of every cluster (its index term; once evaluated its best cut,
+    the terms of the two sides and, if expanded, their ids)."""
 
     def __init__(self, forest, n):
         self.n = n
@@ -480,18 +481,18 @@ class _Context:
         self.prank = forest.parent_rank
         self.qn = np.full(n, np.inf)  # smallest cut edge incident to each node
         self.pos_of = np.zeros(n, dtype=np.int64)  # scratch
-        # creation records (id = index)
-        self.c_term = []
-        self.c_size = []
-        # evaluation records
-        self.e_id, self.e_gain, self.e_rank, self.e_cut = [], [], [], []
-        self.e_ta, self.e_tb, self.e_a, self.e_b = [], [], [], []
+        # Records in typed arrays (8 bytes each; Python lists of numbers took
+        # five times as much, the peak of memory with 10^5 cuts and more).
+        self.c_term = array("d")  # creation: the index term of each cluster id
+        # evaluation: best cut, gain, the two sides' terms and ids
+        self.e_id, self.e_rank, self.e_cut = array("q"), array("q"), array("q")
+        self.e_a, self.e_b = array("q"), array("q")
+        self.e_gain, self.e_ta, self.e_tb = array("d"), array("d"), array("d")
         self.pending = []  # small clusters awaiting a batch: (nodes, id, tol, forced)
         self.engines = []
 
-    def new(self, term, size):
+    def new(self, term):
         self.c_term.append(term)
-        self.c_size.append(size)
         return len(self.c_term) - 1
 
     def record(self, cid, gain, rank, cut, ta, tb, a, b):
@@ -531,7 +532,7 @@ def _run(forest, n):
     roots = []
     for c in range(starts.size - 1):
         size = int(comp_sizes[c])
-        cid = ctx.new(-float(size), size)  # the index starts at -1: term -|C|
+        cid = ctx.new(-float(size))  # the index starts at -1: term -|C|
         roots.append((cid, size))
         ctx.submit(forest.order[starts[c]:starts[c + 1]], cid, TIE_RTOL * size, forced=True)
     while ctx.engines or ctx.pending:
@@ -547,25 +548,18 @@ def _run(forest, n):
 def _replay(ctx, roots, comp_sizes):
     """Algorithm 1's greedy over the evaluated split tree, component by component."""
     R = len(ctx.c_term)
-    gain = np.full(R, -np.inf)
-    ids = np.asarray(ctx.e_id, dtype=np.int64)
-    gain[ids] = ctx.e_gain
-    rank = np.full(R, -1, dtype=np.int64)
-    rank[ids] = ctx.e_rank
-    cut = np.full(R, -1, dtype=np.int64)
-    cut[ids] = ctx.e_cut
-    ta = np.zeros(R)
-    ta[ids] = ctx.e_ta
-    tb = np.zeros(R)
-    tb[ids] = ctx.e_tb
-    ca = np.full(R, -1, dtype=np.int64)
-    ca[ids] = ctx.e_a
-    cb = np.full(R, -1, dtype=np.int64)
-    cb[ids] = ctx.e_b
-    gain, rank, cut = gain.tolist(), rank.tolist(), cut.tolist()
-    ta, tb, ca, cb = ta.tolist(), tb.tolist(), ca.tolist(), cb.tolist()
+    ids = np.frombuffer(ctx.e_id, dtype=np.int64)
+
+    def by_id(records, fill):
+        out = np.full(R, fill, dtype=np.float64 if records.typecode == "d" else np.int64)
+        out[ids] = np.frombuffer(records, dtype=out.dtype)
+        return array(records.typecode, out.tobytes())
+
+    gain, rank, cut = by_id(ctx.e_gain, -np.inf), by_id(ctx.e_rank, -1), by_id(ctx.e_cut, -1)
+    ta, tb = by_id(ctx.e_ta, 0.0), by_id(ctx.e_tb, 0.0)
+    ca, cb = by_id(ctx.e_a, -1), by_id(ctx.e_b, -1)
     term = ctx.c_term
-    cuts, path = [], []
+    cuts, path = array("q"), array("d")
     # Sum of |C| V_C over all components: -|c| for a component not yet cut
     # (its index starts at -1), +1 for an isolated node (a singleton).
     s_total = float(np.sum(np.where(comp_sizes == 1, 1.0, -comp_sizes)))
@@ -591,7 +585,7 @@ def _replay(ctx, roots, comp_sizes):
             for child in (ca[c], cb[c]):
                 if child >= 0 and gain[child] > -np.inf:
                     heap.push(gain[child], rank[child], child)
-    return np.asarray(cuts, dtype=np.int64), path
+    return np.frombuffer(cuts, dtype=np.int64), np.frombuffer(path, dtype=np.float64)
 
 
 class _TieHeap:
@@ -741,19 +735,11 @@ def _batch_step(ctx, nodes, sizes, ids, tols, forced, terms):
     new_terms = np.empty(2 * n_exp)
     new_terms[0::2] = ta[expand]
     new_terms[1::2] = tb[expand]
-    new_sizes = np.empty(2 * n_exp, dtype=np.int64)
-    new_sizes[0::2] = sa[expand]
-    new_sizes[1::2] = sizes[expand] - sa[expand]
-    ctx.c_term.extend(new_terms.tolist())
-    ctx.c_size.extend(new_sizes.tolist())
-    ctx.e_id.extend(ids.tolist())
-    ctx.e_gain.extend(gain.tolist())
-    ctx.e_rank.extend(ctx.prank[nodes[k]].tolist())
-    ctx.e_cut.extend(nodes[k].tolist())
-    ctx.e_ta.extend(ta.tolist())
-    ctx.e_tb.extend(tb.tolist())
-    ctx.e_a.extend(ida.tolist())
-    ctx.e_b.extend(idb.tolist())
+    for records, values in ((ctx.c_term, new_terms), (ctx.e_id, ids), (ctx.e_gain, gain),
+                            (ctx.e_rank, ctx.prank[nodes[k]]), (ctx.e_cut, nodes[k]),
+                            (ctx.e_ta, ta), (ctx.e_tb, tb), (ctx.e_a, ida), (ctx.e_b, idb)):
+        dtype = np.float64 if records.typecode == "d" else np.int64
+        records.frombytes(np.ascontiguousarray(values, dtype=dtype).tobytes())
     # Incident minima of the cut edges' endpoints.
     kx = k[expand]
     xs = nodes[kx]
@@ -1306,8 +1292,8 @@ class _Engine:
                 ctx.record(cid, gain, int(self.rank[x]), node_x, ta, tb, -1, -1)
                 return
             self.forced = False
-            ida = ctx.new(ta, s_x)
-            idb = ctx.new(tb, N - s_x)
+            ida = ctx.new(ta)
+            idb = ctx.new(tb)
             ctx.record(cid, gain, int(self.rank[x]), node_x, ta, tb, ida, idb)
             if s_x <= N - s_x:
                 piece = self._cut_subtree(x)
