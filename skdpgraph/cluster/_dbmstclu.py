@@ -118,8 +118,11 @@ def dbmstclu(tree):
     or only grow as the cluster shrinks (lighter cuts, bounded until the
     cluster has lost an eighth of its nodes); a heap of the best values and
     per-node counts of the subtree extremes keep each cut at
-    O(depth + size of the smaller side) work. The smaller side of each cut is
-    moved out, the larger stays in place. See ``docs/dbmstclu.md``.
+    O(depth + size of the smaller side) whole-array work and O(log n) Python
+    steps (the ancestors of a cut are slices of a heavy-path decomposition,
+    and those whose extremes change are recomputed together as nested
+    ranges). The smaller side of each cut is moved out, the larger stays in
+    place. See ``docs/dbmstclu.md``.
     """
     tree = check_tree(tree)
     n, (u, v), w = tree.tree.shape[0], tree.edges.T, tree.weights
