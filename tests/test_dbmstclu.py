@@ -482,6 +482,38 @@ def test_peeling_a_star_keeps_its_chains(monkeypatch):
         _same(fast, dbmstclu(T))
 
 
+@pytest.mark.parametrize("is_max", [True, False])
+def test_block_range_queries_match_brute_force(is_max):
+    # White-box: the many-range and nested-range queries of the engine's
+    # block extremes, against numpy on each range (ties included).
+    from skdpgraph.cluster import _dbmstclu as mod
+
+    rng = np.random.default_rng([98, is_max])
+    ident = -np.inf if is_max else np.inf
+    for size in (5, 64, 200, 1000):
+        L = -(-size // mod._BS) * mod._BS
+        vals = np.full(L, ident)
+        vals[:size] = rng.integers(0, 6, size)
+        vals[rng.random(L) < 0.1] = ident  # dead positions
+        blocks = mod._Blocks(vals, is_max)
+        a = rng.integers(0, size + 1, 300)
+        b = a + rng.integers(0, size + 1, 300)
+        b = np.minimum(b, size)
+        ext, cnt = blocks.query_many(a, b)
+        for k in range(a.size):
+            seg = vals[a[k]:b[k]]
+            want = (seg.max() if is_max else seg.min()) if seg.size else ident
+            assert ext[k] == want
+            assert cnt[k] == (np.count_nonzero(seg == want) if want != ident else 0)
+            assert (ext[k], cnt[k]) == blocks.query(int(a[k]), int(b[k]))
+        # nested ranges, each holding the previous one
+        lo = np.sort(rng.choice(size, size=min(size, 12), replace=False))[::-1]
+        hi = np.sort(rng.integers(lo.max() + 1, size + 1, lo.size))
+        ext, cnt = blocks.query_nested(lo, hi)
+        for k in range(lo.size):
+            assert (ext[k], cnt[k]) == blocks.query(int(lo[k]), int(hi[k]))
+
+
 def _released_tree(rng, n, kind):
     edges = _random_tree(rng, n, kind)
     return make_spanning_tree(edges[:, 0], edges[:, 1], _released_weights(rng, n - 1), n)
