@@ -844,7 +844,7 @@ class _Engine:
         self.chain = np.empty(0, dtype=np.int64)
         self.vals, self.groups = [], {}
         self.dyn = np.empty(0, dtype=np.int64)
-        self.dyn_cap = 4 * _HEAP
+        self.in_dyn = np.zeros(L, dtype=bool)  # dyn holds each position once
         self.theta = -np.inf
         self.n_lo = 0
         self.since_full = 0
@@ -1141,7 +1141,7 @@ class _Engine:
         self.vals, self.groups = [], {}
         sel = idx[(c == 0) & (b >= self.theta)]
         self._push(sel)
-        self.dyn = idx[(c > 0) & (key >= self.theta)]
+        self._set_dyn(idx[(c > 0) & (key >= self.theta)])
 
     def _rebound(self):
         """A new window of ``N``: the growing values that may reach theta in it.
@@ -1160,7 +1160,18 @@ class _Engine:
         if dyn.size > 2 * _HEAP:
             self._refill(_HEAP)
         else:
-            self.dyn = dyn
+            self._set_dyn(dyn)
+
+    def _set_dyn(self, dyn):
+        self.in_dyn[self.dyn] = False
+        self.in_dyn[dyn] = True
+        self.dyn = dyn
+
+    def _add_dyn(self, idx):
+        new = idx[~self.in_dyn[idx]]
+        if new.size:
+            self.in_dyn[new] = True
+            self.dyn = np.concatenate([self.dyn, new])
 
     def _push(self, idx):
         groups, vals = self.groups, self.vals
@@ -1188,12 +1199,12 @@ class _Engine:
             idx, b, c = idx[out], b[out], c[out]
         h = c == 0
         if idx.size > _BULK:  # many (ancestors of a cut in a deep tree): no heap
-            self.dyn = np.concatenate([self.dyn, idx])
+            self._add_dyn(idx)
             return
         if h.any():
             self._push(idx[h])
         if not h.all():
-            self.dyn = np.concatenate([self.dyn, idx[~h]])
+            self._add_dyn(idx[~h])
 
     def _clean(self, g):
         alive, ver, inchain, lo = self.alive, self.ver, self.inchain, self.lo
@@ -1233,10 +1244,10 @@ class _Engine:
                 del groups[v]
             dyn = self.dyn
             if dyn.size:
-                dyn = dyn[self.alive[dyn] & ~self.inchain[dyn] & (dyn != self.lo)]
-                if dyn.size > self.dyn_cap:
-                    dyn = np.unique(dyn)  # repeated admissions
-                    self.dyn_cap = max(4 * _HEAP, 2 * dyn.size)
+                keep = self.alive[dyn] & ~self.inchain[dyn] & (dyn != self.lo)
+                if not keep.all():
+                    self.in_dyn[dyn[~keep]] = False
+                    dyn = dyn[keep]
                 self.dyn = dyn
                 kd = self.b[dyn] - N * self.c[dyn]
                 if kd.size:
