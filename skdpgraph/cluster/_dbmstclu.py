@@ -448,27 +448,6 @@ class _Blocks:
         last = hi_blk * _BS + _BS - 1 - int(np.argmax(seg[::-1] == x))
         return first, last
 
-    def outside(self, ys, ends):
-        """Extremes over ``[0, ys[k]) + [ends[k], len)`` for many ``k``."""
-        self._sync()
-        uf, ident = self.ufunc, self.identity
-        cum = uf.accumulate(self.ext)
-        rcum = uf.accumulate(self.ext[::-1])[::-1]
-        nb = self.ext.size
-        cols = np.arange(_BS)
-        bi = ys // _BS
-        full = np.where(bi > 0, cum[np.maximum(bi - 1, 0)], ident)
-        rows = self.vals[(bi * _BS)[:, None] + cols]
-        part = uf.reduce(np.where(cols < (ys - bi * _BS)[:, None], rows, ident), axis=1)
-        left = uf(full, part)
-        bj = np.minimum(ends // _BS, nb - 1)
-        full = np.where(bj + 1 < nb, rcum[np.minimum(bj + 1, nb - 1)], ident)
-        rows = self.vals[(bj * _BS)[:, None] + cols]
-        part = uf.reduce(np.where(cols >= (ends - bj * _BS)[:, None], rows, ident), axis=1)
-        right = uf(full, part)
-        right = np.where(ends >= self.vals.size, ident, right)
-        return uf(left, right)
-
 
 class _Context:
     """The rooted forest, the incident-cut minima of all nodes and the
