@@ -870,15 +870,14 @@ class _Engine:
     def _root_state(self):
         """How many children of the root hold edges of weight D / nodes with
         incident cut S (a chain exists when only one does)."""
-        lo, hi, e, alive = self.lo, self.hi, self.e, self.alive
-        nz_d = nz_s = 0
-        c = lo + 1
-        while c < hi:
-            if alive[c]:
-                nz_d += self._hd(c) > 0
-                nz_s += self._hs(c)
-            c = int(e[c])
-        self.nz_d, self.nz_s = nz_d, nz_s
+        lo, hi = self.lo, self.hi
+        # Whole-array over the span: a root with many children (a star whose
+        # largest edge is cut at every step) made a loop over them quadratic.
+        kids = lo + 1 + np.flatnonzero(self.par[lo + 1:hi] == lo)
+        kids = kids[self.alive[kids]]
+        held_d = (self.p[kids] == self.D) | ((self.d_in[kids] == self.D) & (self.cnt_d[kids] > 0))
+        self.nz_d = int(np.count_nonzero(held_d))
+        self.nz_s = int(np.count_nonzero(self.m_in[kids] == self.S))
         self.root_s = bool(self.q[lo] == self.S)
 
     def _lca_path(self, first, last):
@@ -908,10 +907,16 @@ class _Engine:
             new = np.ascontiguousarray(cd)
         elif not cd.size:
             new = np.ascontiguousarray(cs)
-        else:
-            new = np.union1d(cd, cs)
+        else:  # two sorted root paths: a merge, not a hashed union
+            new = np.concatenate([cd, cs])
+            new.sort(kind="stable")
+            new = new[np.concatenate([[True], new[1:] != new[:-1]])]
         if old.size:
-            gone = np.setdiff1d(old, new, assume_unique=True)
+            if new.size:
+                at = np.minimum(np.searchsorted(new, old), new.size - 1)
+                gone = old[new[at] != old]
+            else:
+                gone = old
             gone = gone[self.alive[gone] & (gone != lo)]
             self.inchain[old] = False
             if gone.size:
