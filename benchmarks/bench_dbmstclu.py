@@ -18,7 +18,12 @@ that the load of a shared machine cancels out as far as it can. Prints:
   clusters, so many cuts have thousands of ancestors;
 * rooting (``skdpgraph.tree.root_forest``) of a star of 200,000
   leaves and of 500,000 two-node components (quadratic before: 23 s and
-  246 s), as ratios to the MST of the same graph.
+  246 s), as ratios to the MST of the same graph;
+* trees whose largest edge is cut at every step (distinct weights growing
+  towards the leaves: a path, a star, a complete binary tree), at 5,000 and
+  20,000 nodes, with the growth exponent of the time (1 is linear, 2
+  quadratic). Every cut there changes the cluster's dispersion, and with it
+  every candidate's value: a known quadratic case (docs/dbmstclu.md).
 
 Targets (docs/dbmstclu.md): DBMSTClu and PrivateMSTClustering within 2x the
 MST at 10^6 and 4 x 10^6 edges, memory at most 3x the CSR input.
@@ -127,6 +132,33 @@ def main():
         graph = edges_to_csr(edges[:, 0], edges[:, 1], w, n)
         t, t_mst, r = ratios(graph, lambda: root_forest(edges, w, n), args.repeats)
         print(f"{name:<52} | {t:>9.3f} | {t_mst:>8.3f} | {r:>6.2f} | {'':>7} | {'':>8}")
+    largest_edge_first(args.quick)
+
+
+def growing_weight_trees(n):
+    """Trees whose weights grow towards the leaves, all distinct."""
+    child = np.arange(1, n)
+    grow = np.arange(1, n, dtype=np.float64)
+    return {"path": edges_to_csr(child - 1, child, grow, n),
+            "star": edges_to_csr(np.zeros(n - 1, dtype=np.int64), child, grow, n),
+            "binary tree": edges_to_csr((child - 1) // 2, child, grow, n)}
+
+
+def largest_edge_first(quick):
+    sizes = (1_000, 4_000) if quick else (5_000, 20_000)
+    print(f"\n{'largest edge cut at every step':<32} | "
+          + " | ".join(f"{f'n={n:,} (s)':>14}" for n in sizes) + f" | {'cuts':>7} | {'exponent':>8}")
+    times = {}
+    for n in sizes:
+        for name, tree in growing_weight_trees(n).items():
+            t0 = time.perf_counter()
+            res = dbmstclu(tree)
+            times.setdefault(name, []).append((time.perf_counter() - t0, res.cut_weights.size))
+    for name, runs in times.items():
+        (t1, _), (t2, cuts) = runs
+        slope = np.log(t2 / t1) / np.log(sizes[1] / sizes[0])
+        print(f"{'DBMSTClu, ' + name:<32} | " + " | ".join(f"{t:>14.3f}" for t, _ in runs)
+              + f" | {cuts:>7} | {slope:>8.2f}")
 
 
 if __name__ == "__main__":

@@ -482,6 +482,39 @@ def test_peeling_a_star_keeps_its_chains(monkeypatch):
         _same(fast, dbmstclu(T))
 
 
+def test_star_cut_at_its_largest_edge_does_not_loop_over_the_root(monkeypatch):
+    # Distinct weights growing with the leaf: every cut peels the heaviest
+    # leaf and changes the dispersion, so the cluster is re-evaluated at each
+    # cut. Counting the root's children one by one made each re-evaluation a
+    # Python loop over all leaves (129 s at 20,000 nodes); they are counted
+    # with whole-array operations, and the result is unchanged.
+    from skdpgraph.cluster import _dbmstclu as mod
+
+    n = 1500
+    T = make_spanning_tree(np.zeros(n - 1, dtype=np.int64), np.arange(1, n),
+                           np.arange(1.0, n), n)
+    calls = {"hd": 0}
+    hd = mod._Engine._hd
+
+    def counting(self, t):
+        calls["hd"] += 1
+        return hd(self, t)
+
+    monkeypatch.setattr(mod._Engine, "_hd", counting)
+    fast = dbmstclu(T)
+    assert fast.cut_weights.size == n - 1
+    assert calls["hd"] <= 4 * fast.cut_weights.size, calls
+    with monkeypatch.context() as m:
+        m.setattr(mod, "_REFRESH_EVERY", 1)
+        _same(fast, dbmstclu(T))
+    small = dbmstclu(make_spanning_tree(np.zeros(11, dtype=np.int64), np.arange(1, 12),
+                                       np.arange(1.0, 12), 12))
+    labels, order, _ = reference_dbmstclu(12, [(0, k) for k in range(1, 12)],
+                                          list(np.arange(1.0, 12)))
+    assert small.labels.tolist() == labels
+    assert small.cut_edges[:, 1].tolist() == [k + 1 for k in order]
+
+
 @pytest.mark.parametrize("is_max", [True, False])
 def test_block_range_queries_match_brute_force(is_max):
     # White-box: the many-range and nested-range queries of the engine's
