@@ -871,8 +871,9 @@ class _Engine:
         """How many children of the root hold edges of weight D / nodes with
         incident cut S (a chain exists when only one does)."""
         lo, hi = self.lo, self.hi
-        # Whole-array over the span: a root with many children (a star whose
-        # largest edge is cut at every step) made a loop over them quadratic.
+        # _hd and _hs of every child, whole-array over the span: a root with
+        # many children (a star whose largest edge is cut at every step) made
+        # a loop over them quadratic.
         kids = lo + 1 + np.flatnonzero(self.par[lo + 1:hi] == lo)
         kids = kids[self.alive[kids]]
         held_d = (self.p[kids] == self.D) | ((self.d_in[kids] == self.D) & (self.cnt_d[kids] > 0))
