@@ -26,7 +26,8 @@ from skdpgraph.metrics import check_homogeneity, clustering_f1_score, dbcvi_scor
 from skdpgraph.privacy import (BudgetAccountant, approx_dp_to_zcdp, gaussian_zcdp,
                                release_laplace, zcdp_to_approx_dp)
 from skdpgraph.tree import (exponential_tree, input_perturbation_tree, laplace_mst,
-                            minimum_spanning_tree, noisy_max_prim_tree, pamst)
+                            minimum_spanning_tree, noisy_max_prim_tree, pamst,
+                            sample_weighted_ust)
 from skdpgraph.utils import check_adjacency, check_graph, from_networkx
 
 #: Seconds any single case may take.
@@ -243,3 +244,30 @@ def test_adjacency_estimators_take_fractions_as_floats(make):
     est = make()
     out = est.fit_transform(G) if hasattr(est, "transform") else est.fit(G).labels_
     assert out.shape[0] == 34
+
+
+@pytest.mark.parametrize("make, max_elimination_nodes", [
+    (lambda: nx.watts_strogatz_graph(1000, 4, 0.1, seed=1), 200),
+    (lambda: nx.random_regular_graph(3, 1000, seed=1), 400),
+], ids=["watts-strogatz", "3-regular"])
+def test_weighted_ust_with_many_deep_traps_finishes(make, max_elimination_nodes):
+    # c = 50 on weights uniform on [0.05, 0.95] (epsilon = 1, mu = 0.01):
+    # hundreds of pairs hold the walk for exp(c * gap) steps. Eliminating
+    # only the trap a stopped run was caught in, and doubling the budget
+    # each time, ran for minutes on these graphs (more than 60 s, measured);
+    # the traps found from the conductances take about a second. The
+    # elimination fallback is capped below the graph's size so that the
+    # trap elimination runs.
+    A = nx.to_scipy_sparse_array(make(), format="coo")
+    keep = A.row < A.col
+    u, v = A.row[keep].astype(np.int64), A.col[keep].astype(np.int64)
+    w = np.random.default_rng(2).uniform(0.05, 0.95, u.size)
+    logc = -50.0 * w
+    before = logc.copy()
+    with time_bound(TIME_BOUND):
+        mask = sample_weighted_ust(u, v, logc, 1000, np.random.default_rng(3),
+                                   max_elimination_nodes=max_elimination_nodes)
+    np.testing.assert_array_equal(logc, before)
+    assert mask.sum() == 999
+    tree = sp.csr_array((np.ones(999), (u[mask], v[mask])), shape=(1000, 1000))
+    assert sp.csgraph.connected_components(tree, directed=False)[0] == 1

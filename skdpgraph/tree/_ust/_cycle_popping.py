@@ -27,6 +27,7 @@ References
    a directed graph", J. Algorithms 27 (1998).
 """
 
+import math
 from array import array
 
 import numpy as np
@@ -34,6 +35,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components, reverse_cuthill_mckee
 
 from ...privacy._samplers import standard_exponential
+from ...utils import mst_edge_indices
 from ._common import (
     GumbelStream,
     components,
@@ -43,16 +45,22 @@ from ._common import (
     gumbel,
     logsumexp,
 )
+from ._elimination import elimination_by_component
 
 #: Neighbours below this fraction of their row's total are drawn apart from
 #: the inverse-CDF lookup, which on 53-bit uniforms could never pick them.
 _CDF_MIN_FRACTION = 2.0 ** -40
 
-#: Trap elimination: most trapped nodes eliminated per round, largest
-#: neighbourhood met, and most nodes eliminated in all.
+#: Trap elimination: most nodes a stopped run marks as trapped per round,
+#: and largest neighbourhood a node may have to be eliminated.
 MAX_TRAP_NODES = 500
 _MAX_TRAP_DEGREE = 400
-_MAX_ELIMINATED = 4 * MAX_TRAP_NODES
+
+#: Trap groups (:func:`trap_groups`): at most this many nodes, holding the
+#: walk for about ``exp(score)`` crossings of their inner edges, the scores
+#: tried in turn until some node can be eliminated.
+_TRAP_SIZE = 8
+_TRAP_SCORES = (6.0, 4.5, 3.0)
 
 
 class _SuccessorSampler:
@@ -204,15 +212,20 @@ def cycle_popping(u, v, logc, n, rng, max_work, labels=None):
     return out, order[roots], None
 
 
-#: Successors drawn ahead for every node (its stack), before any refill.
+#: Successors drawn ahead for every node (its stack), before any refill,
+#: and most drawn for one node at a time.
 _STACK_DEPTH = 4
+_MAX_REFILL = 1 << 16
 
 
 def _wilson(sampler, n, roots, rng, max_work):
     """Loop-erased random walks on pre-drawn stacks: ``(succ, None)`` or ``(None, drawn)``.
 
     ``drawn[x]`` is the number of successors of ``x`` read when the budget
-    ran out.
+    ran out. A node's stack is refilled by doubling, at most
+    :data:`_MAX_REFILL` draws at a time, and the draws already read are
+    dropped whenever they fill most of the buffer, so memory stays
+    proportional to ``n`` plus the unread draws, whatever the budget.
     """
     is_root = np.zeros(n, dtype=bool)
     is_root[roots] = True
@@ -228,6 +241,7 @@ def _wilson(sampler, n, roots, rng, max_work):
     intree = bytearray(is_root.tobytes())
     nxt = array("q", np.arange(n, dtype=np.int64).tobytes())
     budget = float(max_work)
+    limit = 2 * len(stack) + 8 * n  # buffer size that triggers a compaction
     steps = 0
     for s in walkers.tolist():
         x = s
@@ -236,8 +250,11 @@ def _wilson(sampler, n, roots, rng, max_work):
             if p == end[x]:
                 if steps > budget:
                     break
-                size = filled[x]  # the node's stack doubles
-                filled[x] = 2 * size
+                if len(stack) > limit:
+                    stack, ptr, end = _compact(stack, ptr, end)
+                    limit = max(limit, 2 * len(stack))
+                size = min(filled[x], _MAX_REFILL)  # the node's stack doubles
+                filled[x] += size
                 p = len(stack)
                 stack.frombytes(sampler.draw_many(x, size, rng).tobytes())
                 end[x] = p + size
@@ -255,12 +272,99 @@ def _wilson(sampler, n, roots, rng, max_work):
     return np.frombuffer(nxt, dtype=np.int64).copy(), None
 
 
+def _compact(stack, ptr, end):
+    """The unread draws ``stack[ptr[x]:end[x]]`` of every node, moved together."""
+    lo = np.frombuffer(ptr, dtype=np.int64)
+    lens = np.frombuffer(end, dtype=np.int64) - lo
+    new_lo = np.cumsum(lens) - lens
+    idx = np.repeat(lo - new_lo, lens) + np.arange(int(lens.sum()))
+    kept = np.frombuffer(stack, dtype=np.int64)[idx]
+    return (array("q", kept.tobytes()), array("q", new_lo.tobytes()),
+            array("q", (new_lo + lens).tobytes()))
+
+
 def successor_edges(u, v, n, succ, roots):
     """Indices of the edges ``(x, succ[x])`` for all non-root ``x``."""
     nonroot = np.ones(n, dtype=bool)
     nonroot[roots] = False
     x = np.flatnonzero(nonroot)
     return edge_lookup(u, v, n)(x, succ[x])
+
+
+def _logaddexp(a, b):
+    """``log(exp(a) + exp(b))`` of two finite floats."""
+    if a < b:
+        a, b = b, a
+    return a + math.log1p(math.exp(b - a))
+
+
+def trap_groups(u, v, logc, n, min_score, max_size):
+    """Groups of nodes that hold a random walk, from the conductances alone.
+
+    The clusters of the single-linkage hierarchy of the conductances
+    (Kruskal's merges, strongest edge first) with at most ``max_size``
+    nodes whose strongest inner edge outweighs their strongest boundary
+    edge, the one that merges them next, by a factor ``exp(min_score)`` or
+    more: a walk that enters one crosses its inner edges about that many
+    times before it leaves. Of nested such clusters only the largest is
+    returned.
+
+    Returns
+    -------
+    list of list of int
+    """
+    top = np.full(n, -np.inf)
+    np.maximum.at(top, u, logc)
+    np.maximum.at(top, v, logc)
+    ti = mst_edge_indices(u, v, -logc, n)
+    ti = ti[np.argsort(-logc[ti], kind="stable")]
+    parent = list(range(n))
+    size = [1] * n
+    best = top.tolist()  # strongest inner edge of each cluster (by its root)
+    members = {}  # root -> its nodes, while at most max_size
+    found = {}  # root -> the largest traps inside it
+    for a, b, lg in zip(u[ti].tolist(), v[ti].tolist(), logc[ti].tolist()):
+        while parent[a] != a:
+            parent[a] = a = parent[parent[a]]
+        while parent[b] != b:
+            parent[b] = b = parent[parent[b]]
+        groups = []
+        for r in (a, b):  # each side ends its life at this merge
+            if size[r] == 1:
+                continue
+            if size[r] <= max_size and best[r] - lg >= min_score:
+                groups.append(members[r])
+                found.pop(r, None)
+            else:
+                groups.extend(found.pop(r, ()))
+        if size[a] < size[b]:
+            a, b = b, a
+        parent[b] = a
+        size[a] += size[b]
+        best[a] = max(best[a], best[b])
+        if size[a] <= max_size:
+            members[a] = members.pop(a, [a]) + members.pop(b, [b])
+        else:
+            members.pop(a, None)
+            members.pop(b, None)
+        if groups:
+            found[a] = groups
+    return [g for gs in found.values() for g in gs]
+
+
+def _trap_nodes(u, v, logc, n, score):
+    """Nodes to eliminate: every trap group but its node of largest degree."""
+    groups = trap_groups(u, v, logc, n, score, _TRAP_SIZE)
+    if not groups:
+        return np.empty(0, dtype=np.int64)
+    deg = np.bincount(u, minlength=n) + np.bincount(v, minlength=n)
+    lens = np.array([len(g) for g in groups])
+    nodes = np.fromiter((x for g in groups for x in g), dtype=np.int64, count=int(lens.sum()))
+    gid = np.repeat(np.arange(lens.size), lens)
+    keep = group_argmax(gid, deg[nodes].astype(np.float64))
+    mask = np.ones(nodes.size, dtype=bool)
+    mask[keep] = False
+    return nodes[mask]
 
 
 class _Eliminations:
@@ -289,18 +393,14 @@ class _Eliminations:
         k = int(np.argmax(np.array(parts) + noise.take(len(parts))))
         return -1 if k == 0 else common[k - 1]
 
-    def _rollback(self, n_levels):
-        del self.x[n_levels:], self.row[n_levels:], self.logd[n_levels:]
-        for y in list(self.member):
-            self.member[y] = [t for t in self.member[y] if t < n_levels]
-
     def eliminate(self, cu, cv, cl, stuck):
         """Eliminate the nodes ``stuck`` from the graph ``(cu, cv, cl)``; new graph.
 
-        Returns None, with nothing recorded, if a neighbourhood is too large.
+        Nodes go in order of smallest current neighbourhood; once the
+        smallest exceeds :data:`_MAX_TRAP_DEGREE` the rest stay (the mesh of
+        a hub would be too large). Returns None if no node was eliminated.
         """
         n = self.n
-        n_levels = len(self.x)
         in_s = np.zeros(n, dtype=bool)
         in_s[stuck] = True
         inc = in_s[cu] | in_s[cv]
@@ -309,13 +409,14 @@ class _Eliminations:
             adj.setdefault(a, {})[b] = w
             adj.setdefault(b, {})[a] = w
         remaining = set(int(x) for x in stuck)
+        done = 0
         while remaining:
             x = min(remaining, key=lambda y: len(adj.get(y, ())))
+            if len(adj.get(x, ())) > _MAX_TRAP_DEGREE:
+                break
             remaining.discard(x)
+            done += 1
             nbrs = adj.pop(x, {})
-            if len(nbrs) > _MAX_TRAP_DEGREE:
-                self._rollback(n_levels)
-                return None
             keys = list(nbrs)
             vals = np.array([nbrs[y] for y in keys])
             ld = logsumexp(vals) if keys else -np.inf
@@ -326,14 +427,18 @@ class _Eliminations:
             for y in keys:
                 self.member.setdefault(y, []).append(t)
                 del adj[y][x]
-            mesh = vals[:, None] + (vals - ld)[None, :]
-            for i, a in enumerate(keys):
-                row_a = adj[a]
-                for j in range(i + 1, len(keys)):
-                    b = keys[j]
-                    val = np.logaddexp(row_a.get(b, -np.inf), mesh[i, j])
-                    row_a[b] = val
-                    adj[b][a] = val
+            if len(keys) > 1:
+                mesh = (vals[:, None] + (vals - ld)[None, :]).tolist()
+                for i, a in enumerate(keys):
+                    row_a, mesh_i = adj[a], mesh[i]
+                    for j in range(i + 1, len(keys)):
+                        b = keys[j]
+                        old = row_a.get(b)
+                        val = mesh_i[j] if old is None else _logaddexp(old, mesh_i[j])
+                        row_a[b] = val
+                        adj[b][a] = val
+        if not done:
+            return None
         # New graph: old edges away from the trapped nodes, plus the mesh.
         keep = ~inc
         mesh_edges = [(a, b, w) for a, row in adj.items() for b, w in row.items() if a < b]
@@ -346,23 +451,28 @@ class _Eliminations:
         return uniq // n, uniq % n, group_logsumexp(inv, np.concatenate([kl, ml_]), uniq.size)
 
 
-def ust_with_trap_elimination(u, v, logc, n, rng, max_work, labels=None):
+def ust_with_trap_elimination(u, v, logc, n, rng, max_work, labels=None,
+                              max_elimination_nodes=3000):
     """Cycle popping that always finishes: traps are eliminated, budgets doubled.
 
     Cycle popping stalls when a small group of nodes is joined to the rest
     only by edges much lighter than its own (a trap): the walk stays inside
     for ``exp(c * gap)`` steps and the same cycles are popped again and
-    again. Each time a run exhausts its budget, the nodes it popped most
-    often (at most :data:`MAX_TRAP_NODES`, and ``4 * MAX_TRAP_NODES`` in
-    all) are eliminated by the star-mesh transform, cycle popping restarts
-    from scratch on the Schur complement with twice the budget, and the
-    eliminations are unwound at the end. Which nodes are eliminated may
-    depend on the stopped run: the elimination is exact for any choice, and
-    every restart is exact (the stopping rule depends on the popped cycles
-    only), so the result is an exact UST. There is no failure: the last run
-    terminates with probability one, and with budgets doubling the expected
-    total work is at most about four times that of one unstopped run on
-    the final graph, plus the first budget.
+    again. Each time a run exhausts its budget, the traps of the current
+    graph (:func:`trap_groups`, found from the conductances; else the nodes
+    the run popped most often) are eliminated by the star-mesh transform,
+    all but the node of largest degree of each group, and cycle popping
+    restarts from scratch on the Schur complement; the budget doubles only
+    when nothing could be eliminated (every candidate has more than
+    :data:`_MAX_TRAP_DEGREE` neighbours). Once every component of the
+    Schur complement has at most ``max_elimination_nodes`` nodes, the
+    elimination sampler draws its tree instead. The eliminations are
+    unwound at the end. Which nodes are eliminated, and when the
+    elimination sampler takes over, may depend on the stopped runs: the
+    elimination is exact for any choice, and every restart or hand-over is
+    exact (the stopping rule depends on the popped cycles only), so the
+    result is an exact UST. There is no failure: every round eliminates a
+    node or doubles the budget, and a run terminates with probability one.
 
     Returns the indices of the chosen edges.
     """
@@ -370,24 +480,37 @@ def ust_with_trap_elimination(u, v, logc, n, rng, max_work, labels=None):
     cu, cv, cl = u, v, logc
     budget = max_work
     while True:
-        succ, roots, trapped = cycle_popping(cu, cv, cl, n, rng, budget, labels=labels)
+        succ, _, trapped = cycle_popping(cu, cv, cl, n, rng, budget, labels=labels)
         if succ is not None:
+            eu = np.flatnonzero(succ != np.arange(n))
+            ev = succ[eu]
             break
-        budget *= 2.0
-        room = _MAX_ELIMINATED - len(rec.x)
-        if trapped.size and room > 0:
-            reduced = rec.eliminate(cu, cv, cl, trapped[:min(MAX_TRAP_NODES, room)])
-            if reduced is not None:
-                cu, cv, cl = reduced
-                labels = None  # the eliminated nodes are now isolated
-    return _unwind_traps(rec, succ, roots, n, rng)
+        reduced = None
+        for score in _TRAP_SCORES:
+            stuck = _trap_nodes(cu, cv, cl, n, score)
+            if stuck.size:
+                reduced = rec.eliminate(cu, cv, cl, stuck)
+                if reduced is not None:
+                    break
+        if reduced is None and trapped.size:
+            reduced = rec.eliminate(cu, cv, cl, trapped[:MAX_TRAP_NODES])
+        if reduced is None:
+            budget *= 2.0
+            continue
+        cu, cv, cl = reduced
+        ncomp, labels = connected_components(
+            sp.csr_array((np.ones(cu.size), (cu, cv)), shape=(n, n)), directed=False)
+        if np.bincount(labels).max() <= max_elimination_nodes:
+            picked = elimination_by_component(cu, cv, cl, n, rng, labels, ncomp)
+            eu, ev = cu[picked], cv[picked]
+            break
+    return _unwind_traps(rec, eu, ev, n, rng)
 
 
-def _unwind_traps(rec, succ, roots, n, rng):
-    """Edges of the UST of the original graph from a UST of its Schur complement."""
-    nonroot = np.flatnonzero(succ != np.arange(n))
-    eu = list(nonroot.tolist())
-    ev = list(succ[nonroot].tolist())
+def _unwind_traps(rec, tu, tv, n, rng):
+    """Edges of the UST of the original graph from a UST ``(tu, tv)`` of its Schur complement."""
+    eu = list(tu.tolist())
+    ev = list(tv.tolist())
     live = [True] * len(eu)
     bucket = {}
     n_levels = len(rec.x)
@@ -395,7 +518,7 @@ def _unwind_traps(rec, succ, roots, n, rng):
     # Only an edge between two neighbours of eliminated nodes can come from a mesh.
     near = np.zeros(n, dtype=bool)
     near[np.fromiter(rec.member, dtype=np.int64, count=len(rec.member))] = True
-    for i in np.flatnonzero(near[nonroot] & near[succ[nonroot]]).tolist():
+    for i in np.flatnonzero(near[tu] & near[tv]).tolist():
         s = rec.source(eu[i], ev[i], n_levels, noise)
         if s >= 0:
             bucket.setdefault(s, []).append(i)

@@ -112,13 +112,21 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
     ``k x k`` float64 arrays, 144 MB, and seconds in float64 or about two
     minutes in log space; at 10,000 nodes it would be 1.6 GB and 37 times
     longer, which is why larger components do not use it). Larger
-    components run cycle popping with trap elimination (the nodes a stopped
-    run kept popping are eliminated exactly by the star-mesh transform) and
-    restarts with doubled budgets: this always finishes, with probability
-    one, but its expected time is Wilson's mean hitting time on the reduced
-    graph, which has no polynomial bound when ``c`` times the weight gaps
-    between groups of nodes is large. Running time, unlike the output and
-    its success, depends on the conductances.
+    components run cycle popping with trap elimination: after a stopped
+    run, the groups of at most 8 nodes that hold the walk (found from the
+    conductances: their strongest inner edge outweighs their strongest way
+    out by a factor ``exp(6)``, else ``exp(4.5)`` or ``exp(3)``; else the
+    nodes the run kept popping) are reduced to one node each, exactly, by
+    the star-mesh transform, and cycle popping restarts on the Schur
+    complement; the budget doubles only when no such node has at most 400
+    neighbours, and the elimination sampler takes over once every
+    component of the Schur complement has at most
+    ``max_elimination_nodes`` nodes. This always finishes, with
+    probability one, and memory does not grow with the budget, but the
+    expected time has no polynomial bound when ``c`` times the weight gaps
+    between groups of nodes is large: it is Wilson's mean hitting time on
+    the reduced graph, and the Schur complement fills in. Running time,
+    unlike the output and its success, depends on the conductances.
 
     *Exactness.* Cycle popping, elimination and trap elimination are exact
     in exact arithmetic. The reductions (``reduce=True``) give probability
@@ -188,7 +196,7 @@ def _sample(u, v, logc, n, rng, config):
     if method == "elimination":
         return keep[elimination_by_component(u, v, kl, n, rng, lab, ncomp)]
     if sizes.max() > max_elim:
-        return keep[ust_with_trap_elimination(u, v, kl, n, rng, max_work, lab)]
+        return keep[ust_with_trap_elimination(u, v, kl, n, rng, max_work, lab, max_elim)]
     budget = max_work
     if method == "auto":
         elim_cost = float(np.sum(sizes.astype(np.float64) ** 3)) / 3.0
