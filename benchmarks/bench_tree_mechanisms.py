@@ -15,9 +15,9 @@ The exponential mechanism is the only one whose cost depends on the
 privacy parameters: cycle popping (Wilson's algorithm) takes Wilson's mean
 hitting time, near-linear while ``c`` times the weight gaps around a node is
 small and growing like ``exp(c * gap)`` beyond; on a component of more than
-3,000 nodes the nodes it keeps popping are eliminated exactly and it
-restarts (it always finishes), on smaller ones the elimination sampler takes
-over, ``O(k^3)`` whatever ``c``.
+3,000 nodes the groups of nodes that trap the walk are reduced exactly and
+it restarts (it always finishes), on smaller ones the elimination sampler
+takes over, ``O(k^3)`` whatever ``c``.
 
 Run: ``python benchmarks/bench_tree_mechanisms.py`` (a few minutes).
 """
