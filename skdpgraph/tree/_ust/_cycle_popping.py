@@ -451,8 +451,8 @@ class _Eliminations:
         return uniq // n, uniq % n, group_logsumexp(inv, np.concatenate([kl, ml_]), uniq.size)
 
 
-def ust_with_trap_elimination(u, v, logc, n, rng, max_work, labels=None,
-                              max_elimination_nodes=3000):
+def ust_with_trap_elimination(u, v, logc, n, rng, max_work, labels,
+                              max_elimination_nodes):
     """Cycle popping that always finishes: traps are eliminated, budgets doubled.
 
     Cycle popping stalls when a small group of nodes is joined to the rest
