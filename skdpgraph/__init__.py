@@ -9,7 +9,8 @@ Every public name has one home, a subpackage, where it is documented:
 * :mod:`skdpgraph.graphs` -- graph builders;
 * :mod:`skdpgraph.cluster` -- the clusterers;
 * :mod:`skdpgraph.metrics` -- scores, homogeneity, the papers' bounds;
-* :mod:`skdpgraph.datasets` -- the papers' data.
+* :mod:`skdpgraph.datasets` -- the papers' data;
+* :mod:`skdpgraph.exceptions` -- every warning and error class.
 
 The names below are re-exported here for convenience (they are the same
 objects as in their home subpackage).
@@ -26,9 +27,10 @@ from .cluster import (
                       dbmstclu,
 )
 from .edge_dp import EdgeFlipPerturbation, flip_edges
-from .graphs import DisconnectedGraphWarning, EpsilonGraph, HomogeneousGraph
+from .exceptions import DisconnectedGraphWarning, PrivacyLeakWarning
+from .graphs import EpsilonGraph, HomogeneousGraph
 from .metrics import check_homogeneity, dbcvi_score
-from .privacy import BudgetAccountant, PrivacyLeakWarning
+from .privacy import BudgetAccountant
 from .tree import (
                       SpanningTree,
                       laplace_mst,

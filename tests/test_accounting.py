@@ -5,10 +5,9 @@ import math
 import numpy as np
 import pytest
 
+from skdpgraph.exceptions import BudgetError, PrivacyLeakWarning
 from skdpgraph.privacy import (
     BudgetAccountant,
-    BudgetError,
-    PrivacyLeakWarning,
     approx_dp_to_zcdp,
     exponential_mechanism_zcdp,
     gaussian_sigma,

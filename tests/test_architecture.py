@@ -20,6 +20,7 @@ PACKAGE = pathlib.Path(skdpgraph.__file__).parent
 #: Layers, lowest first: a module may import from its own subpackage and
 #: from lower layers only.
 LAYERS = {
+    "exceptions": -1,
     "utils": 0,
     "privacy": 1,
     "tree": 2,
@@ -30,11 +31,8 @@ LAYERS = {
     "datasets": 5,
     "plotting": 5,
     "__main__": 6,
-    "_deprecated": 6,
     "__init__": 6,
 }
-DEPRECATED = {"accounting", "mechanisms", "spanning_tree", "perturbation", "theory",
-              "homogeneity"}
 
 
 def _unit(path):
@@ -67,7 +65,7 @@ def _imported_units(path):
 
 
 def _modules():
-    return sorted(p for p in PACKAGE.rglob("*.py") if _unit(p) not in DEPRECATED)
+    return sorted(PACKAGE.rglob("*.py"))
 
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
@@ -85,8 +83,8 @@ def test_imports_flow_one_way(path):
 
 def test_every_subpackage_exports_its_names_once():
     homes = {}
-    for sub in ["utils", "privacy", "tree", "edge_dp", "graphs", "cluster", "metrics",
-                "datasets"]:
+    for sub in ["exceptions", "utils", "privacy", "tree", "edge_dp", "graphs", "cluster",
+                "metrics", "datasets"]:
         module = importlib.import_module(f"skdpgraph.{sub}")
         for name in module.__all__:
             assert hasattr(module, name), f"skdpgraph.{sub}.{name} is in __all__ but missing"
@@ -164,3 +162,14 @@ def test_noise_is_drawn_only_in_privacy():
             if isinstance(node, ast.Attribute) and node.attr in {"laplace", "normal",
                                                                 "gumbel"}:
                 pytest.fail(f"{path.relative_to(PACKAGE)}:{node.lineno} draws .{node.attr}")
+
+
+def test_every_warning_and_error_class_lives_in_exceptions():
+    for path in _modules():
+        if path.name == "exceptions.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                bases = {getattr(b, "id", getattr(b, "attr", "")) for b in node.bases}
+                assert not any(b.endswith(("Warning", "Error", "Exception")) for b in bases), (
+                    f"{path.relative_to(PACKAGE)}:{node.lineno} defines {node.name}")

@@ -6,7 +6,8 @@ Checked: every task gets its own seed stream (``SeedSequence.spawn``), so no
 release is repeated across workers and the sweep reproduces the sequential
 one; ``random_state=None`` draws a fresh cryptographically secure generator
 in each worker; a ``BudgetAccountant`` shipped to a worker refuses to spend
-(``DetachedAccountantError``) instead of losing the spend.
+(``DetachedAccountantError``) instead of losing the spend, and fits paid for
+in the client (``prepay``) run there on their tickets.
 """
 
 import os
@@ -19,7 +20,8 @@ from joblib import Parallel, delayed, parallel_config  # noqa: E402
 
 from skdpgraph.cluster import PrivateMSTClustering  # noqa: E402
 from skdpgraph.datasets import make_homogeneous_moons  # noqa: E402
-from skdpgraph.privacy import BudgetAccountant, DetachedAccountantError  # noqa: E402
+from skdpgraph.exceptions import DetachedAccountantError
+from skdpgraph.privacy import BudgetAccountant, prepay
 from skdpgraph.utils import check_random_state  # noqa: E402
 
 EPSILONS = [0.5, 1.0, 2.0, 5.0, 10.0, 20.0]
@@ -45,8 +47,9 @@ def _release(epsilon, random_state, accountant=None):
 
 
 def _sweep(seeds):
-    return [delayed(_release)(eps, np.random.default_rng(seed))
-            for eps, seed in zip(EPSILONS, seeds)]
+    tickets = prepay([(eps, 0.0) for eps in EPSILONS], accountant=BudgetAccountant())
+    return [delayed(_release)(eps, np.random.default_rng(seed), ticket)
+            for eps, seed, ticket in zip(EPSILONS, seeds, tickets)]
 
 
 def test_epsilon_sweep_per_task_seed_streams(client):
@@ -74,7 +77,8 @@ def _generator_kind(_):
 def test_random_state_none_is_fresh_and_secure_in_each_worker(client):
     with parallel_config(backend="dask"):
         kinds = Parallel(n_jobs=-1)(delayed(_generator_kind)(i) for i in range(8))
-        releases = Parallel(n_jobs=-1)(delayed(_release)(5.0, None) for _ in range(6))
+        tickets = prepay([(5.0, 0.0)] * 6, accountant=BudgetAccountant())
+        releases = Parallel(n_jobs=-1)(delayed(_release)(5.0, None, t) for t in tickets)
     assert {k[0] for k in kinds} <= {"AESCounter", "ChaCha"}
     assert len({k[1] for k in kinds}) == len(kinds)  # no two workers share a stream
     assert os.getpid() not in {k[2] for k in kinds}

@@ -14,9 +14,9 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from skdpgraph.exceptions import ConstantWeightsWarning, DisconnectedGraphWarning, NoiseDominatesWarning, PrivacyLeakWarning, WeightMeaningWarning
 from skdpgraph.cluster import (
     SCAN,
-    ConstantWeightsWarning,
     DBMSTClu,
     GraphKMedoids,
     PrivateGraphClustering,
@@ -26,20 +26,14 @@ from skdpgraph.cluster import (
 from skdpgraph.datasets import make_homogeneous_moons
 from skdpgraph.edge_dp import EdgeFlipPerturbation
 from skdpgraph.graphs import (
-    DisconnectedGraphWarning,
     EpsilonGraph,
     HomogeneousGraph,
     SimilarityToDistance,
     StructuralDistance,
 )
-from skdpgraph.privacy import (
-    NoiseDominatesWarning,
-    PrivacyLeakWarning,
-    signal_epsilon,
-    tree_release_noise,
-)
+from skdpgraph.privacy import signal_epsilon, tree_release_noise
 from skdpgraph.tree import TREE_MECHANISMS, choose_tree_mechanism
-from skdpgraph.utils import WeightMeaningWarning, from_networkx, similarity_to_distance
+from skdpgraph.utils import from_networkx, similarity_to_distance
 
 # ---------------------------------------------------------------------------
 # scikit-learn's checks with every estimator's DEFAULT constructor

@@ -16,7 +16,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skdpgraph.datasets import make_lfr_graph
-from skdpgraph.utils import DenseMemoryError, config_context
+from skdpgraph.exceptions import BudgetError, DenseMemoryError
+from skdpgraph.utils import config_context
 from skdpgraph.cluster import (
     DebiasedSpectralClustering,
     NoisyPowerClustering,
@@ -36,7 +37,6 @@ from skdpgraph.edge_dp import (
 )
 from skdpgraph.privacy import (
     BudgetAccountant,
-    BudgetError,
     edge_product_sensitivity,
     gaussian_sigma,
     noisy_power_budget,
@@ -288,17 +288,20 @@ def test_degree_corrected_bp_uses_the_flip_channel():
     # Heterogeneous degrees seen through randomized response: the
     # degree-corrected model with the public flip probability beats the
     # planted partition from the same start, and is not far from the truth.
+    # Means over five releases (the margin of one release varies by +-0.05).
     A, y = _degree_corrected_blocks()
     p = randomized_response_probability(3.0)
-    released = flip_edges(A, 2 * p, random_state=3)
-    start = debiased_spectral_clustering(released, p, n_clusters=6, refine=False,
-                                         random_state=0).labels
-    planted = belief_propagation_communities(released, start, degree_corrected=False)
-    blind = belief_propagation_communities(released, start)  # channel ignored: p = 0
-    corrected = belief_propagation_communities(released, start, flip_probability=p)
-    ari_start, ari_planted, ari_blind, ari_corrected = (
-        adjusted_rand_score(y, lab) for lab in (start, planted, blind, corrected))
-    assert ari_corrected > ari_planted + 0.04
+    scores = []
+    for seed in range(5):
+        released = flip_edges(A, 2 * p, random_state=seed)
+        start = debiased_spectral_clustering(released, p, n_clusters=6, refine=False,
+                                             random_state=0).labels
+        planted = belief_propagation_communities(released, start, degree_corrected=False)
+        blind = belief_propagation_communities(released, start)  # channel ignored: p = 0
+        corrected = belief_propagation_communities(released, start, flip_probability=p)
+        scores.append([adjusted_rand_score(y, lab) for lab in (start, planted, blind, corrected)])
+    ari_start, ari_planted, ari_blind, ari_corrected = np.mean(scores, axis=0)
+    assert ari_corrected > ari_planted + 0.02
     assert ari_corrected > ari_blind + 0.01
     assert ari_corrected > ari_start
     assert ari_corrected > 0.6

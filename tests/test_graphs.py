@@ -10,7 +10,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skdpgraph.graphs import DisconnectedGraphWarning, EpsilonGraph, HomogeneousGraph
+from skdpgraph.exceptions import DisconnectedGraphWarning
+from skdpgraph.graphs import EpsilonGraph, HomogeneousGraph
 from skdpgraph.metrics import check_homogeneity
 from skdpgraph.utils import check_graph
 
@@ -23,7 +24,7 @@ def _dense(G):
     return out
 
 
-@pytest.mark.filterwarnings("ignore::skdpgraph.graphs.DisconnectedGraphWarning")
+@pytest.mark.filterwarnings("ignore::skdpgraph.exceptions.DisconnectedGraphWarning")
 @parametrize_with_checks([
     EpsilonGraph(),
     EpsilonGraph(radius=0.5, metric="manhattan"),

@@ -15,15 +15,10 @@ from skdpgraph.utils import edges_to_csr
 D3 = np.array([[0, 1, 4], [1, 0, 2], [4, 2, 0]], dtype=float)
 
 
-def test_public_names_and_deprecated_path():
+def test_public_names():
     assert skdpgraph.dbcvi_score is dbcvi_score
     for name in metrics.__all__:
         assert getattr(metrics, name) is not None
-    import importlib
-
-    with pytest.warns(DeprecationWarning, match="skdpgraph.metrics"):
-        theory = importlib.reload(importlib.import_module("skdpgraph.theory"))
-    assert theory.pamst_error_bound is metrics.pamst_error_bound
 
 
 # ---------------------------------------------------------------------------

@@ -13,7 +13,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skdpgraph.cluster import SCAN, GraphKMedoids, PrivateGraphClustering
 from skdpgraph.edge_dp import flip_edges, pig_epsilon, pig_s_from_epsilon
-from skdpgraph.privacy import BudgetAccountant, BudgetError
+from skdpgraph.exceptions import BudgetError
+from skdpgraph.privacy import BudgetAccountant
 
 
 def _two_cliques(size=30):

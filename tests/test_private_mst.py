@@ -15,12 +15,11 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skdpgraph.cluster import PrivateMSTClustering
+from skdpgraph.exceptions import BudgetError, NoiseDominatesWarning, PrivacyLeakWarning
 from skdpgraph.privacy import (
     BudgetAccountant,
-    BudgetError,
-    NoiseDominatesWarning,
-    PrivacyLeakWarning,
     approx_dp_to_zcdp,
+    prepay_search,
     zcdp_to_approx_dp,
 )
 from skdpgraph.tree import (
@@ -96,13 +95,17 @@ def test_grid_search_over_epsilon_parallel():
     # apart) against an intra-blob one (<= 2) has odds below e^-384: the tree
     # is MST-like and the clustering exact; at epsilon = 0.01 the tree is
     # nearly uniformly random.
+    # The fits run in worker processes: they are paid for on the client first.
     X, y = _blobs()
     D = pairwise_distances(X)
+    budget = BudgetAccountant()
     gs = GridSearchCV(_model(metric="precomputed"), {"epsilon": [0.01, 100.0]},
                       scoring="adjusted_rand_score", n_jobs=2, cv=3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PrivacyLeakWarning)
+        gs = prepay_search(gs, D, y, accountant=budget)
         gs.fit(D, y)
+    assert budget.total()[0] == pytest.approx(3 * 100.01 + 100.0)
     assert gs.best_params_ == {"epsilon": 100.0}
     assert gs.cv_results_["mean_test_score"][1] == 1.0
     assert gs.cv_results_["mean_test_score"][0] < 0.5

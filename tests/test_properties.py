@@ -9,7 +9,8 @@ from scipy.sparse.csgraph import connected_components
 
 from skdpgraph.cluster import dbmstclu, private_mst_clustering
 from skdpgraph.metrics import dbcvi_score
-from skdpgraph.privacy import BudgetAccountant, BudgetError
+from skdpgraph.exceptions import BudgetError
+from skdpgraph.privacy import BudgetAccountant
 from skdpgraph.tree import TREE_MECHANISMS, make_spanning_tree
 from skdpgraph.utils import edges_to_csr
 

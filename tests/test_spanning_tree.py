@@ -9,7 +9,8 @@ import scipy.sparse as sp
 from _pamst_reference import chi_square_statistic, exact_pamst_distribution, naive_pamst
 from scipy import stats
 
-from skdpgraph.privacy import PrivacyLeakWarning, grid_for, pamst_step_epsilon, standard_gumbel
+from skdpgraph.exceptions import PrivacyLeakWarning
+from skdpgraph.privacy import grid_for, pamst_step_epsilon, standard_gumbel
 from skdpgraph.tree import (
     laplace_mst,
     minimum_spanning_tree,

@@ -10,7 +10,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import skdpgraph.tree
 from skdpgraph.cluster import PrivateMSTClustering
-from skdpgraph.privacy import BudgetAccountant, PrivacyLeakWarning
+from skdpgraph.exceptions import PrivacyLeakWarning
+from skdpgraph.privacy import BudgetAccountant
 from skdpgraph.tree import TREE_MECHANISMS
 
 NEW = ["exponential", "input_perturbation", "noisy_max_prim"]

@@ -13,7 +13,6 @@
   community-detection routes of :mod:`skdpgraph.edge_dp`.
 """
 
-from ._base import ConstantWeightsWarning
 from ._dbmstclu import DBMSTClu, DBMSTCluResult, dbmstclu
 from ._edge_communities import (
     DebiasedSpectralClustering,
@@ -26,7 +25,6 @@ from ._private_mst import PrivateMSTClustering, PrivateMSTResult, private_mst_cl
 from ._scan import SCAN, SCANResult, scan, structural_similarity
 
 __all__ = [
-    "ConstantWeightsWarning",
     "DBMSTClu",
     "DBMSTCluResult",
     "dbmstclu",

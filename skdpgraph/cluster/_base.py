@@ -1,13 +1,14 @@
 """Pieces shared by the graph clusterers."""
 
-import warnings
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import StrOptions
 
+from ..exceptions import ConstantWeightsWarning
 from ..utils import StageLogger, check_adjacency, check_graph
+from ..utils._config import data_dependent_warnings, warn_data_dependent
 from ..utils._validation import GraphInputTagsMixin, RealParametersMixin
 
 
@@ -98,30 +99,21 @@ def set_result_attributes(estimator, result, fields=None):
         setattr(estimator, name + "_", getattr(result, name))
 
 
-class ConstantWeightsWarning(UserWarning):
-    """Every edge of the graph has the same weight: DBMSTClu has nothing to cut on.
-
-    With equal weights every cut of the spanning tree scores alike and
-    DBMSTClu returns one cluster per node. The fix: give the graph weights
-    that mean something, e.g. structural distances
-    (:class:`skdpgraph.graphs.StructuralDistance`) for an unweighted graph,
-    or cluster it with :class:`~skdpgraph.cluster.SCAN`.
-    """
-
-
 def warn_if_constant_weights(graph, stacklevel=3):
     """Emit a :class:`ConstantWeightsWarning` when all edge weights are equal.
 
     ``graph`` is canonical (:func:`skdpgraph.utils.check_graph`): a dense
     complete graph (off-diagonal entries) or a sparse one (stored entries).
     """
+    if not data_dependent_warnings():
+        return
     if sp.issparse(graph):
         w = graph.data
     else:
         w = graph[~np.eye(graph.shape[0], dtype=bool)]
     if w.size < 2 or w.min() != w.max():
         return
-    warnings.warn(
+    warn_data_dependent(
         f"All {w.size // 2} edge weights of the graph are equal ({w[0]:g}): DBMSTClu "
         "has no signal to cut on and returns one cluster per node. For an unweighted "
         "graph use structural distances, make_pipeline(StructuralDistance(), "

@@ -6,7 +6,6 @@ The k-medoids search itself is delegated to the ``kmedoids`` package
 """
 
 import math
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -14,9 +13,11 @@ from scipy.sparse.csgraph import connected_components, shortest_path
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from ..exceptions import DisconnectedGraphWarning
 from ..utils import check_adjacency, check_random_state
-from ._base import AdjacencyInputMixin
+from ..utils._config import warn_data_dependent
 from ..utils._docs import fill_doc
+from ._base import AdjacencyInputMixin
 
 
 def _import_kmedoids():
@@ -302,11 +303,11 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
             if unreached.any():
                 labels[unreached] = -1
                 dist = np.where(unreached, 0.0, dist)
-                warnings.warn(
+                warn_data_dependent(
                     f"The graph has {self.n_components_} connected components "
                     f"but n_clusters={k}: {int(unreached.sum())} node(s) in "
                     "components without a medoid get label -1.",
-                    UserWarning,
+                    DisconnectedGraphWarning,
                     stacklevel=3,
                 )
         self.labels_ = labels

@@ -28,13 +28,24 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from ..privacy import (TREE_NOISE_MECHANISMS, NoiseDominatesWarning, approx_dp_to_zcdp, charge,
-                       check_epsilon, check_sensitivity, check_weight_bounds,
-                       data_weight_bounds, pamst_step_epsilon, plan_tree_release,
-                       signal_epsilon, tree_release_noise)
+from ..exceptions import NoiseDominatesWarning
+from ..privacy import (
+    TREE_NOISE_MECHANISMS,
+    approx_dp_to_zcdp,
+    charge,
+    check_epsilon,
+    check_sensitivity,
+    check_weight_bounds,
+    data_weight_bounds,
+    pamst_step_epsilon,
+    plan_tree_release,
+    signal_epsilon,
+    tree_release_noise,
+)
 from ..tree import choose_tree_mechanism, get_tree_mechanism, release_private_tree
 from ..tree._weight_release import clip_graph_weights
 from ..utils import StageLogger, check_graph, check_random_state, weight_range
+from ..utils._docs import fill_doc
 from ..utils._graph import _is_networkx_graph
 from ..utils._validation import RealParametersMixin
 from ._base import (
@@ -45,7 +56,6 @@ from ._base import (
     warn_if_constant_weights,
 )
 from ._dbmstclu import dbmstclu
-from ..utils._docs import fill_doc
 
 
 class PrivateMSTResult(NamedTuple):
@@ -265,7 +275,7 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
     weight_bounds : (float, float), default=None
         Public bounds ``(low, high)``, ``0 <= low < high``, on the weights.
         Weights outside are clipped into them with a
-        :class:`~skdpgraph.privacy.PrivacyLeakWarning` (clipping keeps
+        :class:`~skdpgraph.exceptions.PrivacyLeakWarning` (clipping keeps
         the guarantee; the warning itself depends on the data). They set the
         normalisation ``w' = (w + tau) / p`` of the released weights with
         ``tau = -low`` and ``p = high - low``, followed by clipping into
@@ -386,10 +396,10 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
     (|V| - 1)``); Laplace-MST is far more useful there, hence
     ``tree_mechanism="auto"``. When the noise of the chosen mechanism at
     ``epsilon`` exceeds the width of the weight bounds, a
-    :class:`~skdpgraph.privacy.NoiseDominatesWarning` gives the ``epsilon``
+    :class:`~skdpgraph.exceptions.NoiseDominatesWarning` gives the ``epsilon``
     from which it carries signal (:func:`skdpgraph.privacy.signal_epsilon`,
     public parameters only). A graph whose weights are all equal gets a
-    :class:`~skdpgraph.cluster.ConstantWeightsWarning` (this one reads the
+    :class:`~skdpgraph.exceptions.ConstantWeightsWarning` (this one reads the
     weights: it tells the curator, and is not part of the release). Choosing ``epsilon``
     (or anything) by cross-validation on the private data spends privacy.
     A disconnected graph gives one tree per component; each component is

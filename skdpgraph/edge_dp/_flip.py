@@ -11,13 +11,14 @@ at most ``(1 - s/2) / (s/2) = 2/s - 1``, so the release is
 post-processing and has the same guarantee.
 
 On a real computer: the release is a set of pairs, not numbers, so the
-floating-point attack on ``w + noise`` does not apply. Each bit is decided
-by comparing a uniform on the ``2**-53`` grid with the flip probability
-``p = s / 2``, so the realised probability is ``p`` rounded to that grid
-(``s`` is itself rounded up so that ``ln((1 - p) / p) <= epsilon``); the
-number of flipped non-edges comes from numpy's binomial sampler and their
-positions from uniform integers. The library does not claim exactness
-beyond the resolution of those samplers.
+floating-point attack on ``w + noise`` does not apply; what matters is the
+probabilities that are actually realised. Every coin is exact
+(:func:`skdpgraph.privacy.randomized_response_rates`): an edge is kept by
+comparing uniform 64-bit words with a dyadic probability just below
+``(1 - p) q``, and the added non-edges are the marks of an exact Bernoulli
+process whose rate is just above ``p q`` (``p = s / 2``, ``q`` the sample
+rate; ``s`` is rounded up so that ``ln((1 - p) / p) <= epsilon`` holds
+exactly). Both roundings can only lower the privacy loss, at every rate.
 
 Adjacency semantics (:func:`check_adjacency`): weights are ignored.
 
@@ -35,7 +36,6 @@ References
    Clustering Through Differential Privacy", EDBT/ICDT Workshops, 2015.
 """
 
-import math
 from numbers import Real
 
 import numpy as np
@@ -44,8 +44,15 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
-from ..privacy import charge, check_epsilon
+from ..privacy import (
+    bernoulli_process,
+    bernoulli_words,
+    charge,
+    check_epsilon,
+    randomized_response_rates,
+)
 from ..utils import check_adjacency, check_int, check_random_state, check_real, index_dtype
+from ..utils._docs import fill_doc
 from ..utils._graph import (
     _adjacency_from_validated,
     _is_networkx_graph,
@@ -54,12 +61,6 @@ from ..utils._graph import (
 from ..utils._sparse import pair_index
 from ..utils._validation import GraphInputTagsMixin, RealParametersMixin
 from ._pig import check_s, pig_epsilon, pig_s_from_epsilon
-from ..utils._docs import fill_doc
-
-# The "dense" sampler costs O(n_pairs); the sparse one O(|E| + edges added)
-# with a larger constant (sorting). The dense one is used while n_pairs is at
-# most this many times the expected output size, where it is also linear.
-_DENSE_FACTOR = 8
 
 # Entries handled at once by the chunked loops: temporaries stay at a few
 # times this size whatever the graph (memory control).
@@ -105,54 +106,7 @@ def _upper_pair_keys(A):
     return keys
 
 
-def _sample_new_pairs(edge_keys, n_pairs, k, rng):
-    """``k`` distinct pair indices drawn uniformly among the non-edges, sorted.
-
-    Pair indices are drawn i.i.d. uniformly from ``[0, n_pairs)``; existing
-    edges and repeats are rejected. Given its size, the set of distinct
-    non-edges seen so far is a uniform random subset (the draws are
-    exchangeable and the stopping rule only looks at the size), so removing
-    a uniform random subset of the surplus leaves a uniform ``k``-subset of
-    the non-edges. Each round draws enough for the deficit plus a few
-    standard deviations, so one round is the rule and the surplus small.
-    """
-    if k == 0:
-        return np.empty(0, dtype=np.int64)
-    m = edge_keys.size
-    n_free = n_pairs - m
-    accepted = np.empty(0, dtype=np.int64)
-    while accepted.size < k:
-        deficit = k - accepted.size
-        left = n_free - accepted.size
-        # Draws expected to hit `target` new non-edges (coupon collector).
-        target = deficit + 4.0 * math.sqrt(deficit) + 64.0
-        frac = min(target / left, 1.0 - 0.5 / left)
-        n_draw = int(math.ceil(-math.log1p(-frac) * n_pairs))
-        cand = rng.integers(0, n_pairs, size=n_draw, dtype=np.int64)
-        if accepted.size:
-            cand = np.concatenate([accepted, cand])
-            del accepted
-        cand.sort()  # sorted queries make the membership test cache-friendly
-        keep = np.empty(cand.size, dtype=bool)
-        keep[:1] = True
-        np.not_equal(cand[1:], cand[:-1], out=keep[1:])  # first of each repeat
-        if m:
-            for lo in range(0, cand.size, _CHUNK):
-                part = cand[lo:lo + _CHUNK]
-                pos = np.searchsorted(edge_keys, part)
-                np.minimum(pos, m - 1, out=pos)
-                keep[lo:lo + _CHUNK] &= edge_keys[pos] != part
-        accepted = cand[keep]
-        del cand, keep
-    excess = accepted.size - k
-    if excess:
-        drop = np.ones(accepted.size, dtype=bool)
-        drop[rng.choice(accepted.size, size=excess, replace=False)] = False
-        accepted = accepted[drop]
-    return accepted
-
-
-def flip_pair_keys(edge_keys, n_pairs, p, random_state, *, method="auto", sample_rate=1.0):
+def flip_pair_keys(edge_keys, n_pairs, p, random_state, *, sample_rate=1.0):
     """Edge flipping on pair indices: the sampler behind :func:`flip_edges`.
 
     Pairs are numbered ``0 .. n_pairs - 1`` (for a graph of ``n`` nodes, the
@@ -164,22 +118,24 @@ def flip_pair_keys(edge_keys, n_pairs, p, random_state, *, method="auto", sample
     :func:`flip_edges` (``p = s / 2``) without any graph structure, for
     inputs given directly as pair indices.
 
+    The coins are exact (:func:`skdpgraph.privacy.randomized_response_rates`):
+    each edge compares uniform 64-bit words with a dyadic probability just
+    below ``(1 - p) q``, and the released non-edges are the marks, off the
+    edges, of an exact Bernoulli process over all pairs whose rate is just
+    above ``p q``, visited by exact geometric gaps. Both roundings can only
+    lower the privacy loss, which is therefore at most ``ln((1 - p) / p)``
+    at every rate; the work is ``O(|E| + pairs released)``. At ``p = 1/2``
+    the graph is not read: every pair is released at one rate.
+
     Parameters
     ----------
     edge_keys : ndarray of int64
         Sorted, distinct pair indices of the edges.
     n_pairs : int
         Number of pairs.
-    p : float in [0, 1]
+    p : float in [0, 1/2]
         Flip probability.
     random_state : numpy.random.Generator
-    method : {"auto", "dense", "sparse"}, default="auto"
-        ``"dense"`` draws one uniform per pair (``O(n_pairs)``); ``"sparse"``
-        decides each edge, draws the number of released non-edges from
-        ``Binomial(n_pairs - |E|, p q)`` and their positions uniformly among
-        the non-edges (``O(|E| + pairs added)``); both sample the same law
-        exactly. ``"auto"`` takes the dense one while ``n_pairs`` is at most
-        8 times the expected output (plus 4096).
     sample_rate : float in (0, 1], default=1.0
 
     Returns
@@ -195,40 +151,32 @@ def flip_pair_keys(edge_keys, n_pairs, p, random_state, *, method="auto", sample
     >>> flip_pair_keys(keys, 6, 0.0, np.random.default_rng(0)).tolist()
     [0, 3, 5]
     """
-    if method not in ("auto", "dense", "sparse"):
-        raise ValueError(f"method must be 'auto', 'dense' or 'sparse'; got {method!r}.")
-    p = check_real(p, "p", low=0.0, high=1.0)
+    p = check_real(p, "p", low=0.0, high=0.5)
     sample_rate = _check_sample_rate(sample_rate)
-    edge_keys = np.asarray(edge_keys, dtype=np.int64)
+    rates = randomized_response_rates(p, sample_rate)
     rng = random_state
+    if p == 0.5:
+        return bernoulli_process(n_pairs, rates.mark_scale, rates.thin, rng)
+    edge_keys = np.asarray(edge_keys, dtype=np.int64)
     m = edge_keys.size
-    p_keep = (1.0 - p) * sample_rate
-    p_add = p * sample_rate
-    if method == "auto":
-        expected = m * p_keep + (n_pairs - m) * p_add
-        method = "dense" if n_pairs <= _DENSE_FACTOR * expected + 4096 else "sparse"
-    if method == "dense":
-        bits = np.zeros(n_pairs, dtype=bool)
-        bits[edge_keys] = True
-        for lo in range(0, n_pairs, _CHUNK):
-            hi = min(lo + _CHUNK, n_pairs)
-            r = rng.random(hi - lo)
-            if sample_rate == 1.0:
-                bits[lo:hi] ^= r < p
-            else:
-                bits[lo:hi] = np.where(bits[lo:hi], r < p_keep, r < p_add)
-        return np.flatnonzero(bits).astype(np.int64, copy=False)
     keep = np.empty(m, dtype=bool)
     for lo in range(0, m, _CHUNK):
         hi = min(lo + _CHUNK, m)
-        if sample_rate == 1.0:
-            np.greater_equal(rng.random(hi - lo), p, out=keep[lo:hi])
-        else:
-            np.less(rng.random(hi - lo), p_keep, out=keep[lo:hi])
+        keep[lo:hi] = bernoulli_words(rates.keep, hi - lo, rng)
     kept = edge_keys[keep]
     del keep
-    n_added = int(rng.binomial(n_pairs - m, p_add))
-    added = _sample_new_pairs(edge_keys, n_pairs, n_added, rng)
+    if rates.mark_scale is None:
+        return kept
+    added = bernoulli_process(n_pairs, rates.mark_scale, rates.thin, rng)
+    if m:
+        on_edge = np.empty(added.size, dtype=bool)
+        for lo in range(0, added.size, _CHUNK):
+            part = added[lo:lo + _CHUNK]
+            pos = np.searchsorted(edge_keys, part)
+            np.minimum(pos, m - 1, out=pos)
+            np.equal(edge_keys[pos], part, out=on_edge[lo:lo + _CHUNK])
+        added = added[~on_edge]
+        del on_edge
     out = np.concatenate([kept, added])
     del kept, added
     out.sort(kind="stable")  # two sorted runs: one merge
@@ -361,7 +309,7 @@ def _check_release_size(n, s, sample_rate, max_added_edges):
         )
 
 
-def _flip_canonical(A, s, rng, sample_rate=1.0, max_added_edges=None, method="auto"):
+def _flip_canonical(A, s, rng, sample_rate=1.0, max_added_edges=None):
     """Edge flipping (then subsampling) on a canonical binary adjacency (no validation).
 
     Memory: the input's upper edge keys (8 bytes per input edge), then the
@@ -375,8 +323,7 @@ def _flip_canonical(A, s, rng, sample_rate=1.0, max_added_edges=None, method="au
         raise ValueError(f"Graphs with {n} >= 2**31 nodes are not supported.")
     _check_release_size(n, s, sample_rate, max_added_edges)
     keys = _upper_pair_keys(A)
-    new_keys = flip_pair_keys(keys, n * (n - 1) // 2, s / 2.0, rng, method=method,
-                               sample_rate=sample_rate)
+    new_keys = flip_pair_keys(keys, n * (n - 1) // 2, s / 2.0, rng, sample_rate=sample_rate)
     del keys
     key_start, cols = _split_pair_keys(new_keys, n)
     del new_keys
@@ -385,7 +332,7 @@ def _flip_canonical(A, s, rng, sample_rate=1.0, max_added_edges=None, method="au
 
 @fill_doc
 def flip_edges(adjacency, s, random_state=None, *, sample_rate=1.0,
-               max_added_edges=DEFAULT_MAX_ADDED_EDGES, method="auto"):
+               max_added_edges=DEFAULT_MAX_ADDED_EDGES):
     """Perturb a graph by edge flipping (PIG_pert, Algorithm 1 of Muelle et al.).
 
     Every unordered pair of distinct nodes keeps its adjacency bit with
@@ -394,12 +341,11 @@ def flip_edges(adjacency, s, random_state=None, *, sample_rate=1.0,
     ``pig_epsilon(s) = ln(2/s - 1)``-differentially private for neighbouring
     graphs that differ in one edge.
 
-    The sampler never builds the ``n x n`` matrix for sparse graphs: existing
-    edges survive with probability ``1 - s/2``; the number of added edges is
-    ``Binomial(n (n - 1) / 2 - |E|, s/2)`` and their positions are drawn
-    uniformly among the non-edges (int64 pair indices, rejecting edges and
-    repeats). Time and memory are ``O(|E| + edges added)``; when those are
-    within a small factor of ``n (n - 1) / 2`` a direct per-pair draw is used.
+    The sampler never builds the ``n x n`` matrix: existing edges survive
+    with probability ``1 - s/2``, decided one by one; the added edges are the
+    marks of a Bernoulli process of rate ``s/2`` over the int64 pair indices,
+    off the edges, reached by exact geometric gaps
+    (:func:`flip_pair_keys`). Time and memory are ``O(|E| + edges added)``.
 
     Parameters
     ----------
@@ -423,14 +369,6 @@ def flip_edges(adjacency, s, random_state=None, *, sample_rate=1.0,
         added edges, ``q (s/2) n (n - 1) / 2`` (:func:`expected_added_edges`,
         public parameters only), exceeds this; checked before anything is
         allocated. ``None`` disables the check.
-    method : {"auto", "dense", "sparse"}, default="auto"
-        Sampler, both exact for the same law: ``"dense"`` draws one uniform
-        per pair (``O(n^2)`` time, one bit per pair of memory); ``"sparse"``
-        decides each edge and draws the number of added pairs from a binomial
-        and their positions uniformly (``O(|E| + edges added)``); ``"auto"``
-        takes the dense one while ``n (n - 1) / 2`` is at most 8 times the
-        expected output.
-
     Returns
     -------
     perturbed : scipy.sparse.csr_array of shape (n, n)
@@ -456,7 +394,7 @@ def flip_edges(adjacency, s, random_state=None, *, sample_rate=1.0,
     max_added_edges = _check_max_added_edges(max_added_edges)
     A = check_adjacency(adjacency, what="adjacency")
     rng = check_random_state(random_state)
-    return _flip_canonical(A, s, rng, sample_rate, max_added_edges, method)
+    return _flip_canonical(A, s, rng, sample_rate, max_added_edges)
 
 
 # --------------------------------------------------------------------------

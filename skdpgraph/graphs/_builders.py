@@ -27,7 +27,6 @@ cover it. Use them on public coordinates, or accept that the topology leaks.
 """
 
 import math
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -39,7 +38,9 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ..exceptions import DisconnectedGraphWarning
 from ..utils import check_dense_memory, check_graph, directed_csr, from_networkx, n_components
+from ..utils._config import warn_data_dependent
 from ..utils._graph import _is_networkx_graph
 from ..utils._validation import RealParametersMixin
 
@@ -53,10 +54,6 @@ EXACT_METRICS = frozenset({
 _SPARSE_METRICS = frozenset({"euclidean", "l2", "manhattan", "cityblock", "l1", "cosine"})
 #: Pairs per chunk of the exact distance computation (bounds memory).
 _CHUNK = 1 << 16
-
-
-class DisconnectedGraphWarning(UserWarning):
-    """The graph built from the training data has several connected components."""
 
 
 # ---------------------------------------------------------------------------
@@ -295,7 +292,7 @@ class EpsilonGraph(_GraphTransformer):
     n_components_ : int
         Number of connected components of the graph of the fitted points
         (isolated points count as components). The clusterers handle each
-        component separately; a :class:`DisconnectedGraphWarning` (with the
+        component separately; a :class:`~skdpgraph.exceptions.DisconnectedGraphWarning` (with the
         count and the fix) is emitted in :meth:`fit` when it is above 1.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -336,7 +333,8 @@ class EpsilonGraph(_GraphTransformer):
     Examples
     --------
     >>> import numpy as np
-    >>> from skdpgraph.graphs import DisconnectedGraphWarning, EpsilonGraph
+    >>> from skdpgraph.exceptions import DisconnectedGraphWarning
+    >>> from skdpgraph.graphs import EpsilonGraph
     >>> X = np.array([[0.0], [0.5], [0.5], [3.0], [3.5]])
     >>> G = EpsilonGraph(radius=1.0).fit_transform(X[:3])
     >>> G.toarray()
@@ -473,7 +471,7 @@ class EpsilonGraph(_GraphTransformer):
 
     def _warn_disconnected(self):
         if self.n_components_ is not None and self.n_components_ > 1:
-            warnings.warn(
+            warn_data_dependent(
                 f"The epsilon-graph (radius={self.radius:g}) has {self.n_components_} "
                 "connected components: the clusterers treat each component separately, "
                 f"so the clustering will have at least {self.n_components_} clusters. "
@@ -575,7 +573,7 @@ class HomogeneousGraph(_GraphTransformer):
         Divisor of the weights (1.0 if the fitted graph has no edge).
     n_components_ : int
         Connected components of the graph of the fitted points. A
-        :class:`DisconnectedGraphWarning` is emitted in :meth:`fit` when it
+        :class:`~skdpgraph.exceptions.DisconnectedGraphWarning` is emitted in :meth:`fit` when it
         is above 1.
     classes_ : ndarray or None
         The labels seen in :meth:`fit` (``None`` without ``y``).
@@ -738,7 +736,7 @@ class HomogeneousGraph(_GraphTransformer):
         G, self.scale_ = self._graph(X, None)
         self.n_components_ = _n_components(G)
         if self.n_components_ > 1:
-            warnings.warn(
+            warn_data_dependent(
                 f"The homogeneous graph has {self.n_components_} connected components "
                 f"(w_min={self.w_min}, w_max={self.w_max}); the clusterers treat each "
                 "component separately, so no cluster will span two of them. To connect "

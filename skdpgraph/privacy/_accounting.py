@@ -30,11 +30,14 @@ References
 """
 
 import math
+import multiprocessing
+import os
 import threading
 
 import numpy as np
 from scipy.optimize import minimize_scalar
 
+from ..exceptions import BudgetError, DetachedAccountantError
 from ..utils import check_real
 
 #: Relative slack allowed when a spend lands exactly on the budget
@@ -42,15 +45,9 @@ from ..utils import check_real
 _BUDGET_RTOL = 1e-12
 
 
-class BudgetError(ValueError):
-    """Raised when a privacy spend would exceed the accountant's budget."""
-
-
-class DetachedAccountantError(BudgetError):
-    """Raised by a :class:`BudgetAccountant` copied to another process by pickling.
-
-    Its spends would never reach the original accountant, so it refuses them.
-    """
+def _in_worker_process():
+    """True in a process started by multiprocessing, joblib's loky or a Dask nanny."""
+    return multiprocessing.parent_process() is not None
 
 
 def _check_eps_delta(epsilon, delta, *, allow_inf=True):
@@ -94,19 +91,22 @@ class BudgetAccountant:
     The estimators spend on the accountant they are given, or, with
     ``accountant=None``, on the default accountant (:meth:`load_default`;
     an unlimited one unless :meth:`set_default` or a ``with`` block sets
-    another). The default lives in one process: worker processes have their
-    own.
+    another).
 
-    Copies (``copy.copy``, ``copy.deepcopy``, hence scikit-learn's ``clone``)
-    return the accountant itself, so every clone of an estimator spends
-    against the one budget, and :meth:`spend` is thread-safe (threads, such
-    as joblib's threading backend, share it). A pickled copy -- what worker
-    processes receive under GridSearchCV or joblib with ``n_jobs > 1``, or
-    a Dask cluster -- cannot report back: it is *detached* and refuses every
-    :meth:`check` and :meth:`spend` with a :class:`DetachedAccountantError`,
-    so a fit in another process fails before it releases anything instead of
-    spending unseen. Give each process its own accountant (and add up their
-    spends), or run with ``n_jobs=1``.
+    One rule holds in every process and backend: a spend is recorded on the
+    budget it belongs to before anything is released, or the fit refuses
+    before it reads anything private. Copies (``copy.copy``,
+    ``copy.deepcopy``, hence scikit-learn's ``clone``) return the accountant
+    itself, so every clone of an estimator spends against the one budget,
+    and :meth:`spend` is thread-safe (threads, such as joblib's threading
+    backend or a Dask cluster with ``processes=False``, share it). A pickled
+    copy -- what worker processes receive under GridSearchCV or joblib with
+    ``n_jobs > 1``, or a Dask cluster of processes -- cannot report back: it
+    is *detached* and refuses every :meth:`check` and :meth:`spend` with a
+    :class:`DetachedAccountantError`; so does the default accountant in a
+    worker process (the caller's default does not travel there). To run
+    private fits in worker processes, pay for them on the client first with
+    :func:`prepay_search`, or use ``n_jobs=1`` or the threading backend.
 
     Parameters
     ----------
@@ -141,6 +141,7 @@ class BudgetAccountant:
     """
 
     _default = None
+    _default_pid = None
 
     def __init__(self, epsilon=float("inf"), delta=1.0, slack=0.0, spent_budget=None):
         self.epsilon, self.delta = _check_eps_delta(epsilon, delta)
@@ -154,6 +155,7 @@ class BudgetAccountant:
     def __getstate__(self):
         state = self.__dict__.copy()
         del state["_lock"]
+        state.pop("_previous_default", None)  # the caller's default stays home
         # Whoever unpickles this holds a copy: its spends would be lost.
         state["_detached"] = True
         return state
@@ -165,11 +167,15 @@ class BudgetAccountant:
     def _refuse_if_detached(self):
         if self._detached:
             raise DetachedAccountantError(
-                "This BudgetAccountant is a pickled copy (for example sent to a worker "
-                "process by GridSearchCV or joblib with n_jobs > 1, or to a Dask "
-                "worker): its spends would never reach the original accountant, so it "
-                "refuses them. Run with n_jobs=1 (threads share the accountant), or "
-                "give each process its own accountant and add up their spends."
+                "This BudgetAccountant was restored from a pickle: a saved model that "
+                "was reloaded, or a copy sent to a worker process (GridSearchCV or "
+                "joblib with n_jobs > 1, a Dask worker). Its spends would never reach "
+                "the original budget, so it refuses them. To refit a reloaded model, "
+                "give it a live accountant: model.set_params(accountant=budget) (or "
+                "accountant=None for the default). To run private fits in worker "
+                "processes, pay for them on the client first with "
+                "skdpgraph.privacy.prepay_search, or use n_jobs=1 or the threading "
+                "backend (threads share the accountant)."
             )
 
     def __copy__(self):
@@ -187,26 +193,48 @@ class BudgetAccountant:
                 f"spent={self.total()})")
 
     def __enter__(self):
-        self._previous_default = BudgetAccountant._default
+        self._previous_default = (BudgetAccountant._default, BudgetAccountant._default_pid)
         self.set_default()
         return self
 
     def __exit__(self, *exc):
-        BudgetAccountant._default = self._previous_default
+        BudgetAccountant._default, BudgetAccountant._default_pid = self._previous_default
         del self._previous_default
 
     def set_default(self):
         """Make this the default accountant (of estimators given none). Returns self."""
         BudgetAccountant._default = self
+        BudgetAccountant._default_pid = os.getpid()
         return self
 
     @staticmethod
     def load_default(accountant=None):
-        """``accountant`` if given, else the default one (created unlimited if none)."""
+        """``accountant`` if given, else the default one.
+
+        The default is the one :meth:`set_default` (or a ``with`` block) set in
+        this process; if none was, an unlimited one is created -- except in a
+        worker process (started by multiprocessing, joblib's loky, a Dask
+        nanny), where the caller's default is out of reach and spends made
+        there would go unseen: there a :class:`DetachedAccountantError` is
+        raised instead, before anything private is read.
+        """
         if accountant is not None:
             return accountant
-        if BudgetAccountant._default is None:
+        if BudgetAccountant._default_pid != os.getpid():
+            # None set here (a forked child inherits the parent's object, not
+            # its ledger).
+            if _in_worker_process():
+                raise DetachedAccountantError(
+                    "A private fit in a worker process (GridSearchCV or joblib with "
+                    "n_jobs > 1, multiprocessing, a Dask worker) was given no "
+                    "accountant: the caller's default accountant does not travel to "
+                    "other processes, and spends made here would go unseen, so the fit "
+                    "refuses. Pay for the fits on the client first with "
+                    "skdpgraph.privacy.prepay_search(search, X), use n_jobs=1 or the "
+                    "threading backend, or set an accountant in this process."
+                )
             BudgetAccountant._default = BudgetAccountant()
+            BudgetAccountant._default_pid = os.getpid()
         return BudgetAccountant._default
 
     @staticmethod
@@ -214,6 +242,7 @@ class BudgetAccountant:
         """Remove and return the default accountant."""
         default = BudgetAccountant.load_default()
         BudgetAccountant._default = None
+        BudgetAccountant._default_pid = None
         return default
 
     @property

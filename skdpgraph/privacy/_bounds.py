@@ -11,22 +11,9 @@ import warnings
 
 import numpy as np
 
+from ..exceptions import DataDependentWarning, PrivacyLeakWarning
+from ..utils._config import data_dependent_warnings, warn_data_dependent
 from ..utils._validation import check_distance_range
-
-# Defined with the plumbing (the graph gateway warns with it too) and
-# documented and exported here, its home.
-from ..utils._validation import PrivacyLeakWarning
-
-
-class NoiseDominatesWarning(UserWarning):
-    """A release is so noisy that its output is about what pure noise gives.
-
-    Emitted by :class:`~skdpgraph.cluster.PrivateMSTClustering` when the
-    noise scale of the chosen tree mechanism at the given ``epsilon``
-    exceeds the public weight range (:func:`signal_epsilon`); the message
-    gives the ``epsilon`` from which the mechanism carries signal. The test
-    reads public parameters only, so the warning reveals nothing private.
-    """
 
 
 def check_weight_bounds(weight_bounds):
@@ -73,20 +60,20 @@ def clip_to_bounds(weights, bounds, stacklevel=3):
     """
     lo, hi = bounds
     weights = np.asarray(weights, dtype=np.float64)
-    outside = int(np.count_nonzero((weights < lo) | (weights > hi)))
-    if outside:
-        warn_out_of_bounds(outside, bounds, stacklevel + 1)
-        return np.clip(weights, lo, hi)
-    return weights
+    if data_dependent_warnings():
+        outside = int(np.count_nonzero((weights < lo) | (weights > hi)))
+        if outside:
+            warn_out_of_bounds(outside, bounds, stacklevel + 1)
+    return np.clip(weights, lo, hi)
 
 
 def warn_out_of_bounds(count, bounds, stacklevel=3):
-    """The :class:`PrivacyLeakWarning` of :func:`clip_to_bounds`."""
-    warnings.warn(
+    """The :class:`~skdpgraph.exceptions.DataDependentWarning` of :func:`clip_to_bounds`."""
+    warn_data_dependent(
         f"{count} weight(s) lie outside weight_bounds=({bounds[0]:g}, {bounds[1]:g}) "
         "and were clipped into them (this keeps the privacy guarantee; the "
         "warning itself reveals that some weight was out of bounds).",
-        PrivacyLeakWarning, stacklevel=stacklevel,
+        DataDependentWarning, stacklevel=stacklevel,
     )
 
 

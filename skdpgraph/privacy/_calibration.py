@@ -22,12 +22,15 @@ The noise itself is drawn by :mod:`skdpgraph.privacy` 's samplers.
 
 import functools
 import math
+from decimal import Decimal
 
 import numpy as np
 from scipy.special import expit
 
 from ..utils import check_real
+from ..utils._docs import fill_doc
 from ._accounting import approx_dp_to_zcdp, zcdp_to_approx_dp
+from ._noise import _contexts
 from ._validation import (
     check_delta,
     check_epsilon,
@@ -35,7 +38,6 @@ from ._validation import (
     check_rho,
     check_sensitivity,
 )
-from ..utils._docs import fill_doc
 
 #: Noise distributions of the input-perturbation tree.
 INPUT_NOISES = ("gumbel", "laplace", "gaussian")
@@ -323,6 +325,15 @@ def weight_release_noise(n_released, sensitivity, neighborhood, *, epsilon=None,
     raise ValueError(f"mechanism must be 'laplace' or 'gaussian'; got {mechanism!r}.")
 
 
+def _edge_flip_loss_upper(s):
+    """Decimal upper bound of ``ln(2/s - 1)`` for one exact double ``s`` in (0, 1]."""
+    _, hi, near = _contexts(40)
+    ds = Decimal(s)
+    ratio = hi.divide(hi.subtract(2, ds), ds)
+    loss = near.ln(ratio)  # correctly rounded: within 10**-39 relative
+    return hi.add(loss, hi.multiply(abs(loss), Decimal("1e-38")))
+
+
 def edge_flip_epsilon(s):
     """Epsilon of randomized response on adjacency bits: ``ln(2/s - 1)``.
 
@@ -331,16 +342,28 @@ def edge_flip_epsilon(s):
     graphs differing in one edge give any output with probabilities in ratio
     at most ``(1 - s/2) / (s/2)`` (Muelle et al. 2015, Theorem 1). Works
     elementwise on arrays; ``s`` must already be checked to lie in (0, 1].
+    Each value is the smallest double at or above the exact ``ln(2/s - 1)``
+    of the exact double ``s`` (an enclosure in :mod:`decimal`), so that what
+    is charged is never below the true loss.
     """
-    return np.log(2.0 / s - 1.0)
+    def upper(x):
+        bound = _edge_flip_loss_upper(float(x))
+        value = float(bound)
+        return value if Decimal(value) >= bound else float(np.nextafter(value, math.inf))
+
+    arr = np.asarray(s, dtype=np.float64)
+    if arr.ndim == 0:
+        return np.float64(upper(arr))
+    return np.vectorize(upper, otypes=[np.float64])(arr)
 
 
 def edge_flip_s(epsilon):
     """The ``s`` of edge flipping with privacy loss ``epsilon``: ``2 / (1 + e^epsilon)``.
 
     The inverse of :func:`edge_flip_epsilon`, rounded up where needed so that
-    ``edge_flip_epsilon(s) <= epsilon`` holds in floating point: the
-    mechanism never spends more than asked.
+    the exact ``ln(2/s - 1)`` of the returned double is at most ``epsilon``
+    (checked on a :mod:`decimal` enclosure): the mechanism never spends more
+    than asked.
     """
     epsilon = check_epsilon(epsilon)
     s = float(2.0 * expit(-epsilon))  # 2 / (1 + e^eps) without overflow
@@ -349,7 +372,8 @@ def edge_flip_s(epsilon):
             f"epsilon={epsilon!r} is too large: the flip probability s/2 "
             "underflows to 0 in floating point."
         )
-    while s < 1.0 and edge_flip_epsilon(s) > epsilon:
+    bound = Decimal(epsilon)
+    while s < 1.0 and _edge_flip_loss_upper(s) > bound:
         s = float(np.nextafter(s, 1.0))
     return s
 
@@ -502,7 +526,7 @@ def randomized_response_probability(epsilon):
     differing in one edge give any output with probabilities in ratio at most
     ``(1 - p) / p = e^epsilon``. It is edge flipping with ``s = 2 p``
     (:func:`edge_flip_s`, whose rounding it inherits: ``ln((1 - p) / p) <=
-    epsilon`` holds in floating point). Independent subsampling of the
+    epsilon`` holds exactly). Independent subsampling of the
     released pairs with any probability ``q`` (``P(1 | 1) = (1 - p) q``,
     ``P(1 | 0) = p q``) keeps the same ``epsilon``: the ratio for a released
     1 is unchanged and the one for a released 0,

@@ -8,8 +8,7 @@ of them. What a weight means (a distance, or a similarity to convert) is
 said with ``weight_kind`` (:func:`similarity_to_distance`).
 """
 
-from ._config import (DenseMemoryError, check_dense_memory, config_context, get_config,
-                      set_config)
+from ._config import check_dense_memory, config_context, get_config, set_config
 from ._graph import check_adjacency, check_graph, from_networkx, to_networkx
 from ._random import check_random_state, secure_generator
 from ._sparse import (
@@ -25,15 +24,18 @@ from ._sparse import (
 )
 from ._validation import check_int, check_real
 from ._verbose import StageLogger
-from ._weights import (SIMILARITY_CONVERSIONS, WEIGHT_KINDS, WeightMeaningWarning,
-                       check_weight_kind, similarity_to_distance)
+from ._weights import (
+                      SIMILARITY_CONVERSIONS,
+                      WEIGHT_KINDS,
+                      check_weight_kind,
+                      similarity_to_distance,
+)
 
 __all__ = [
     "get_config",
     "set_config",
     "config_context",
     "check_dense_memory",
-    "DenseMemoryError",
     "check_graph",
     "check_adjacency",
     "from_networkx",
@@ -53,7 +55,6 @@ __all__ = [
     "check_real",
     "WEIGHT_KINDS",
     "SIMILARITY_CONVERSIONS",
-    "WeightMeaningWarning",
     "check_weight_kind",
     "similarity_to_distance",
     "StageLogger",

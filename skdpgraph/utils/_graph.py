@@ -25,17 +25,22 @@ the edges), not a complete graph of distances.
 """
 
 import sys
-import warnings
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.metrics import pairwise_distances
 from sklearn.utils import check_array
 
-from ._config import check_dense_memory
+from ..exceptions import WeightMeaningWarning
+from ._config import check_dense_memory, data_dependent_warnings, warn_data_dependent
 from ._sparse import edges_to_csr, graph_edges, index_dtype
-from ._weights import (check_weight_kind, looks_like_counts, looks_like_kernel,
-                       similarity_to_distance, warn_counts, WeightMeaningWarning)
+from ._weights import (
+    check_weight_kind,
+    looks_like_counts,
+    looks_like_kernel,
+    similarity_to_distance,
+    warn_counts,
+)
 
 #: Relative tolerance on ``|A - A.T|`` below which a matrix counts as symmetric.
 SYMMETRY_RTOL = 1e-8
@@ -279,9 +284,9 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
                 f"{what} must be 2-D; got an array with {arr.ndim} dimension(s). "
                 "Reshape your data: a precomputed graph is a square (n, n) matrix."
             )
-        if (weight_kind is None and arr.shape[0] == arr.shape[1]
+        if (weight_kind is None and arr.shape[0] == arr.shape[1] and data_dependent_warnings()
                 and looks_like_kernel(np.asarray(arr, dtype=np.float64))):
-            warnings.warn(
+            warn_data_dependent(
                 f"{what} looks like a similarity (kernel) matrix, not distances: its "
                 "diagonal is positive and the largest entry of every row, whereas a "
                 "point is at distance 0 from itself. It is read as distances (small = "
@@ -421,7 +426,7 @@ def from_networkx(G, weight="weight", nodelist=None, default=1.0, *, weight_kind
     max_similarity : float, default=None
         Public ``max`` of ``"max_minus"`` and ``"neg_log"``; ``None`` reads
         it from the weights with a
-        :class:`~skdpgraph.privacy.PrivacyLeakWarning`.
+        :class:`~skdpgraph.exceptions.PrivacyLeakWarning`.
 
     Returns
     -------
@@ -488,7 +493,8 @@ def from_networkx(G, weight="weight", nodelist=None, default=1.0, *, weight_kind
     if weight_kind == "similarity":
         w = similarity_to_distance(w, conversion, max_similarity=max_similarity,
                                    stacklevel=3)
-    elif weight_kind is None and weight is not None and looks_like_counts(w):
+    elif (weight_kind is None and weight is not None and data_dependent_warnings()
+          and looks_like_counts(w)):
         warn_counts(w, weight, stacklevel=3)
     return edges_to_csr(u, v, w, len(nodes))
 

@@ -12,15 +12,6 @@ from numbers import Integral, Real
 import numpy as np
 
 
-class PrivacyLeakWarning(UserWarning):
-    """A computation reads private data in a way the guarantee does not cover.
-
-    Emitted, as in diffprivlib, for example when normalisation bounds are
-    computed from the private weights because no public bounds were given.
-    Exported by :mod:`skdpgraph.privacy`.
-    """
-
-
 def _interval(low, high, low_open, high_open):
     left = "(" if low_open else "["
     right = ")" if high_open else "]"

@@ -13,7 +13,8 @@ import warnings
 
 import numpy as np
 
-from ._validation import PrivacyLeakWarning
+from ..exceptions import DataDependentWarning, PrivacyLeakWarning, WeightMeaningWarning
+from ._config import data_dependent_warnings, warn_data_dependent
 
 #: Values of ``weight_kind`` (``None``: distances, with a warning when the
 #: weights look like counts or a kernel).
@@ -22,15 +23,6 @@ WEIGHT_KINDS = ("distance", "similarity")
 #: Conversions of a similarity ``s`` into a distance: ``1 / s``, ``max - s``
 #: and ``-log(s / max)``.
 SIMILARITY_CONVERSIONS = ("inverse", "max_minus", "neg_log")
-
-
-class WeightMeaningWarning(UserWarning):
-    """Weights read as distances look like similarities (counts, a kernel).
-
-    The message says why, and how to say what the weights mean:
-    ``weight_kind="similarity"`` to convert them, ``weight_kind="distance"``
-    to keep them as they are (which silences the warning).
-    """
 
 
 def check_weight_kind(weight_kind):
@@ -68,7 +60,7 @@ def similarity_to_distance(similarities, conversion="inverse", *, max_similarity
     max_similarity : float, default=None
         ``max`` of ``"max_minus"`` and ``"neg_log"``. Give a public bound
         (e.g. the largest possible count): similarities above it are clipped
-        to it with a :class:`~skdpgraph.privacy.PrivacyLeakWarning` (clipping
+        to it with a :class:`~skdpgraph.exceptions.PrivacyLeakWarning` (clipping
         keeps a weight-DP guarantee; the warning reveals that a similarity
         was out of bounds). ``None``: the largest similarity is read from the
         data, with a ``PrivacyLeakWarning``: under weight-DP the maximum of
@@ -132,15 +124,16 @@ def similarity_to_distance(similarities, conversion="inverse", *, max_similarity
         top = float(max_similarity)
         if not (math.isfinite(top) and top > 0):
             raise ValueError(f"max_similarity must be finite and > 0; got {max_similarity!r}.")
-        above = int(np.count_nonzero(s > top))
-        if above:
-            warnings.warn(
-                f"{above} similarity(ies) exceed max_similarity={top:g} and were clipped "
-                "to it (this keeps a weight-DP guarantee; the warning itself reveals "
-                "that some similarity was out of bounds).",
-                PrivacyLeakWarning, stacklevel=stacklevel,
-            )
-            np.minimum(s, top, out=s)
+        if data_dependent_warnings():
+            above = int(np.count_nonzero(s > top))
+            if above:
+                warn_data_dependent(
+                    f"{above} similarity(ies) exceed max_similarity={top:g} and were "
+                    "clipped to it (this keeps a weight-DP guarantee; the warning itself "
+                    "reveals that some similarity was out of bounds).",
+                    DataDependentWarning, stacklevel=stacklevel,
+                )
+        np.minimum(s, top, out=s)
     if conversion == "max_minus":
         return top - s
     return np.maximum(np.log(top) - np.log(s), 0.0)
@@ -155,7 +148,7 @@ def looks_like_counts(weights):
 
 def warn_counts(weights, attribute, stacklevel):
     w = np.asarray(weights, dtype=np.float64)
-    warnings.warn(
+    warn_data_dependent(
         f"The {attribute!r} edge attribute holds integers from {w.min():g} to "
         f"{w.max():g}, which look like counts (interactions, co-occurrences): counts "
         "are similarities (larger = closer) but are read here as distances (smaller = "
