@@ -465,6 +465,17 @@ def _write_figure(path, results, epsilons, neighborhood, n_runs):
 # the command line
 # ---------------------------------------------------------------------------
 
+def _seed(text):
+    """``text`` as a seed (an integer >= 0), or an argparse error."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0; got {text!r}")
+    return value
+
+
 def _positive(kind, text):
     """``text`` as a positive ``kind`` (float: finite), or an argparse error."""
     what = "an integer" if kind is int else "a number"
@@ -514,7 +525,8 @@ def main(argv=None):
     parser.add_argument("--n-samples", type=_positive_int, default=100,
                         help=f"points (nodes) in every data set, at least {MIN_SAMPLES} "
                              "(default 100, the size of the paper's graphs)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the data and releases")
+    parser.add_argument("--seed", type=_seed, default=0,
+                        help="seed of the data and of the first release (default 0)")
     parser.add_argument("--epsilons", type=_positive_float, nargs="+", default=[1.0, 5.0, 20.0],
                         metavar="EPS", help="privacy budgets (default 1 5 20)")
     parser.add_argument("--runs", type=_positive_int, default=5,

@@ -52,7 +52,7 @@ def tables(out):
 
 
 def summary(out):
-    """The summary section, joined into one line per sentence."""
+    """The summary section as one line of text (the wrapped lines joined)."""
     text = out.split("\n3. Summary", 1)[1].split("\nfigure written", 1)[0]
     return re.sub(r"\n\s+", " ", text)
 
@@ -157,10 +157,12 @@ def _check_summary(text, epsilons):
             assert f"{name}: no mechanism recovers the clusters" in said
             continue
         best = min(found)
-        m = re.search(rf"{name}: (\w+) wins, recovering the clusters from epsilon (\S+?)[ ;.(]",
-                      said)
+        m = re.search(rf"{name}: ([\w, ]+?) (?:wins|tie), recovering the clusters from "
+                      r"epsilon (\S+?)[ ;.(]", said)
         assert m is not None, said
-        assert reaches[m.group(1)] == best and float(m.group(2)) == best
+        winners = re.split(r", | and ", m.group(1))
+        assert float(m.group(2)) == best
+        assert all(reaches[w] == best for w in winners)
         assert f'tree_mechanism="auto" picks {autos[name]}' in said
     return parsed, autos
 
@@ -221,6 +223,26 @@ def test_figure_lines_do_not_hide_each_other(tmp_path, monkeypatch, capsys):
             for j in range(i):
                 gap = np.linalg.norm(pixels[i] - pixels[j], axis=1)
                 assert gap.min() > 3.0  # every marker of one curve apart from the other's
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--epsilons", "-1"], "must be a finite number > 0"),
+    (["--epsilons", "inf"], "must be a finite number > 0"),
+    (["--epsilons", "abc"], "not a number"),
+    (["--dataset", "blobs"], "invalid choice"),
+    (["--neighborhood", "l2"], "invalid choice"),
+    (["--runs", "0"], "integer >= 1"),
+    (["--seed", "-1"], "integer >= 0"),
+    (["--seed", "1.5"], "not an integer"),
+    (["--n-samples", "2"], "at least 60"),
+    (["--n-samples", "59"], "at least 60"),
+    (["--output", "figure.jpg"], "PNG"),
+])
+def test_bad_values_are_refused(argv, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
 
 
 def test_data_that_cannot_be_made_is_refused(monkeypatch, capsys):
