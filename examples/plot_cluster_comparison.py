@@ -23,7 +23,8 @@ structure at all), 500 points each, standardised, clustered by
   the others find it.
 
 Each panel gives the adjusted Rand index against the true labels, the
-number of clusters found and the fit time. Clusters of fewer than 5 points
+number of clusters found and the fit time (for the private panels, the mean
+over the three releases). Clusters of fewer than 5 points
 are drawn as black crosses, HDBSCAN's noise points as grey dots. On the set
 without structure the truth is one cluster, so the ARI is 1 only for a
 method that finds one.
