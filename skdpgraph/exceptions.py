@@ -27,6 +27,7 @@ __all__ = [
     "BudgetError",
     "DetachedAccountantError",
     "DenseMemoryError",
+    "InvalidParameterError",
 ]
 
 
@@ -110,3 +111,14 @@ class DetachedAccountantError(BudgetError):
 
 class DenseMemoryError(MemoryError, ValueError):
     """A dense path would allocate more than ``max_dense_memory`` bytes."""
+
+
+class InvalidParameterError(ValueError, TypeError):
+    """A constructor parameter of an estimator is outside what it accepts.
+
+    Raised when ``fit`` starts, before anything is read or released; the
+    message names the parameter, the estimator, what is accepted and the
+    value given. A ``ValueError`` and a ``TypeError`` at once, as
+    scikit-learn's error of the same name, so that code catching either
+    keeps working.
+    """

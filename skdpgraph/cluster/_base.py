@@ -3,16 +3,16 @@
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import _fit_context
-from sklearn.utils._param_validation import StrOptions
+from sklearn.utils.validation import validate_data
 
 from ..exceptions import ConstantWeightsWarning
 from ..utils import StageLogger, check_adjacency, check_graph
 from ..utils._config import data_dependent_warnings, warn_data_dependent
-from ..utils._validation import GraphInputTagsMixin, RealParametersMixin
+from ..utils._param_validation import StrOptions, fit_context
+from ..utils._validation import GraphInputTagsMixin
 
 
-class AdjacencyInputMixin(GraphInputTagsMixin, RealParametersMixin):
+class AdjacencyInputMixin(GraphInputTagsMixin):
     """An estimator whose ``X`` is a graph's adjacency: the one ``fit``.
 
     ``fit`` validates ``X`` with :func:`skdpgraph.utils.check_adjacency`
@@ -25,7 +25,7 @@ class AdjacencyInputMixin(GraphInputTagsMixin, RealParametersMixin):
     def _weighted_input(self):
         return False
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(skip_nested_validation=False)
     def fit(self, X, y=None):
         """Cluster the nodes of the graph ``X``.
 
@@ -70,10 +70,16 @@ def check_graph_input(estimator, X):
     The graph is :func:`skdpgraph.utils.check_graph` of ``X`` with the
     estimator's ``metric``, ``metric_params`` and ``weight_kind``;
     ``n_features_in_`` is the number of columns of the array given to fit
-    (the node count for a networkx graph).
+    (the node count for a networkx graph). Once ``X`` is accepted, the
+    estimator records the column names of a DataFrame in
+    ``feature_names_in_`` (and forgets those of an earlier fit), as
+    scikit-learn's estimators do.
     """
     graph = check_graph(X, estimator.metric, estimator.metric_params,
                         weight_kind=estimator.weight_kind)
+    # Feature names only (ensure_2d=False skips the column count, which a
+    # networkx graph does not have): X itself is checked above.
+    validate_data(estimator, X, skip_check_array=True, ensure_2d=False, reset=True)
     return graph, _n_features(X, graph)
 
 

@@ -15,12 +15,13 @@ from array import array
 from typing import NamedTuple
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
+from sklearn.base import BaseEstimator, ClusterMixin
 
 from ..metrics._scores import dbcvi_from_labels
 from ..tree import check_tree, tree_from_graph
 from ..tree._rooted import root_forest
 from ..utils import StageLogger
+from ..utils._param_validation import fit_context
 from ._base import (
     DBMSTCLU_FIELDS,
     GRAPH_INPUT_CONSTRAINTS,
@@ -1565,7 +1566,7 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
         self.weight_kind = weight_kind
         self.verbose = verbose
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(skip_nested_validation=True)
     def fit(self, X, y=None):
         """Build the tree of ``X`` and cut it.
 

@@ -16,7 +16,6 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES, _flip_release
 from ..edge_dp._power import _noisy_power
@@ -30,6 +29,7 @@ from ..privacy import (
 from ..utils import StageLogger, check_random_state
 from ._base import AdjacencyInputMixin, set_result_attributes
 from ..utils._docs import fill_doc
+from ..utils._param_validation import HasMethods, Interval, StrOptions
 
 __all__ = [
     "DebiasedSpectralClustering",

@@ -11,12 +11,12 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.sparse.csgraph import connected_components, shortest_path
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..exceptions import DisconnectedGraphWarning
 from ..utils import check_adjacency, check_random_state
 from ..utils._config import warn_data_dependent
 from ..utils._docs import fill_doc
+from ..utils._param_validation import Interval, StrOptions
 from ._base import AdjacencyInputMixin
 
 

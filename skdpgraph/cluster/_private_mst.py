@@ -17,16 +17,11 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
+from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.metrics import pairwise_distances_argmin
 from sklearn.utils import check_array
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import (
-    _check_feature_names,
-    check_is_fitted,
-    validate_data,
-)
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..exceptions import NoiseDominatesWarning
 from ..privacy import (
@@ -47,7 +42,7 @@ from ..tree._weight_release import clip_graph_weights
 from ..utils import StageLogger, check_graph, check_random_state, weight_range
 from ..utils._docs import fill_doc
 from ..utils._graph import _is_networkx_graph
-from ..utils._validation import RealParametersMixin
+from ..utils._param_validation import HasMethods, Interval, StrOptions, fit_context
 from ._base import (
     DBMSTCLU_FIELDS,
     GRAPH_INPUT_CONSTRAINTS,
@@ -224,7 +219,7 @@ def _warn_if_noise_dominates(mechanism, epsilon, bounds, *, sensitivity, neighbo
 
 
 @fill_doc
-class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
+class PrivateMSTClustering(ClusterMixin, BaseEstimator):
     """PTClust: DBMSTClu on a spanning tree released under weight-DP.
 
     The graph's topology is public and its weights (distances) are private.
@@ -461,7 +456,7 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(skip_nested_validation=True)
     def fit(self, X, y=None):
         """Release a private tree of ``X``'s graph and cluster it.
 
@@ -477,7 +472,6 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
         self : PrivateMSTClustering
         """
         graph, n_features = check_graph_input(self, X)
-        _check_feature_names(self, X, reset=True)
         self.n_features_in_ = n_features
         res = private_mst_clustering(
             graph, self.epsilon, sensitivity=self.sensitivity, neighborhood=self.neighborhood,

@@ -40,8 +40,7 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import HasMethods, Interval
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ..privacy import (
@@ -59,7 +58,8 @@ from ..utils._graph import (
     _validate_array,
 )
 from ..utils._sparse import pair_index
-from ..utils._validation import GraphInputTagsMixin, RealParametersMixin
+from ..utils._param_validation import HasMethods, Interval, fit_context
+from ..utils._validation import GraphInputTagsMixin
 from ._pig import check_s, pig_epsilon, pig_s_from_epsilon
 
 # Entries handled at once by the chunked loops: temporaries stay at a few
@@ -476,7 +476,7 @@ class _BaseEdgeFlip(BaseEstimator):
 
 
 @fill_doc
-class EdgeFlipPerturbation(GraphInputTagsMixin, RealParametersMixin, TransformerMixin,
+class EdgeFlipPerturbation(GraphInputTagsMixin, TransformerMixin,
                            _BaseEdgeFlip):
     """Edge-DP perturbation of a graph's adjacency by edge flipping (PIG_pert).
 
@@ -554,7 +554,7 @@ class EdgeFlipPerturbation(GraphInputTagsMixin, RealParametersMixin, Transformer
         """One release of the validated adjacency ``A`` (one charge)."""
         return self._release_flipped(A, self.s_, self.epsilon_)
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(skip_nested_validation=True)
     def fit(self, X, y=None):
         """Validate the parameters and the graph; nothing is released.
 
@@ -589,7 +589,7 @@ class EdgeFlipPerturbation(GraphInputTagsMixin, RealParametersMixin, Transformer
         _check_n_nodes_consistent(self, X)
         return self._release(_adjacency_from_validated(X, False, "X"))
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         """Fit and release one perturbed copy of ``X`` (validated once).
 

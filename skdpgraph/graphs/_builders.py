@@ -31,10 +31,9 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.neighbors import NearestNeighbors
 from sklearn.utils import column_or_1d
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -42,7 +41,7 @@ from ..exceptions import DisconnectedGraphWarning
 from ..utils import check_dense_memory, check_graph, directed_csr, from_networkx, n_components
 from ..utils._config import warn_data_dependent
 from ..utils._graph import _is_networkx_graph
-from ..utils._validation import RealParametersMixin
+from ..utils._param_validation import Interval, StrOptions, fit_context
 
 #: Metrics whose distances this module recomputes exactly and symmetrically
 #: (``d(a, b) == d(b, a)`` bit for bit) from the coordinates.
@@ -219,7 +218,7 @@ def _check_precomputed(X, what="X"):
     return rows, cols, np.asarray(vals, dtype=np.float64)
 
 
-class _GraphTransformer(RealParametersMixin, TransformerMixin, BaseEstimator):
+class _GraphTransformer(TransformerMixin, BaseEstimator):
     """Shared validation for the graph transformers."""
 
     def __sklearn_tags__(self):
@@ -450,7 +449,7 @@ class EpsilonGraph(_GraphTransformer):
         keep = d <= r
         return directed_csr(rows[keep], cols[keep], d[keep], (n_q, n_f))
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(skip_nested_validation=True)
     def fit(self, X, y=None):
         """Store the points and index them for radius queries.
 
@@ -501,7 +500,7 @@ class EpsilonGraph(_GraphTransformer):
         X = self._validate_X(X, reset=False, accept_sparse="csr")
         return self._graph(X)
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         """Fit and return the epsilon-graph of ``X`` (one radius search).
 
@@ -747,7 +746,7 @@ class HomogeneousGraph(_GraphTransformer):
             )
         return G
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(skip_nested_validation=True)
     def fit(self, X, y=None):
         """Store the points (and labels) and the scale of their graph.
 
@@ -786,7 +785,7 @@ class HomogeneousGraph(_GraphTransformer):
         X = self._validate_X(X, reset=False, accept_sparse="csr")
         return self._graph(X, self.scale_)[0]
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         """Fit and return the homogeneous graph of ``X``.
 

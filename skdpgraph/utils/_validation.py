@@ -113,27 +113,6 @@ def check_node_labels(labels, n):
     return codes.ravel().astype(np.int64)
 
 
-class RealParametersMixin:
-    """Accept any ``numbers.Real`` (a ``Fraction``, a ``Decimal``) where a float is.
-
-    scikit-learn's interval constraints only understand Python and numpy
-    numbers; the estimators of the library validate their parameters as
-    floats instead, and convert them where they use them.
-    """
-
-    def _validate_params(self):
-        from sklearn.utils._param_validation import validate_parameter_constraints
-
-        params = {
-            name: float(value)
-            if isinstance(value, Real) and not isinstance(value, (Integral, float, np.floating))
-            else value
-            for name, value in self.get_params(deep=False).items()
-        }
-        validate_parameter_constraints(self._parameter_constraints, params,
-                                       caller_name=type(self).__name__)
-
-
 class GraphInputTagsMixin:
     """scikit-learn tags of an estimator whose ``X`` is a square graph.
 
