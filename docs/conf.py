@@ -112,6 +112,7 @@ SUBPACKAGES = [
     ("skdpgraph.datasets", "Data sets of the papers"),
     ("skdpgraph.plotting", "Plotting (optional matplotlib)"),
     ("skdpgraph.utils", "Graph input, sparse helpers and randomness"),
+    ("skdpgraph.exceptions", "Warnings and errors"),
 ]
 
 

@@ -1,8 +1,9 @@
 """Every warning the package emits is either computed from public parameters or
 a data-dependent diagnostic, and the latter can all be turned off.
 
-The enumeration reads the source: every ``warnings.warn`` and
-``warn_data_dependent`` call of the package, with its category. A category
+The enumeration reads the source: every ``warn`` (``warnings.warn``, or the
+package's own, which points at the user's line) and ``warn_data_dependent``
+call of the package, with its category. A category
 that is not a :class:`DataDependentWarning` must be one whose condition reads
 public parameters only, listed here with the places that emit it.
 """
@@ -45,8 +46,8 @@ def _emissions():
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = str(path.relative_to(PACKAGE))
-        if rel == "utils/_config.py":
-            continue  # warn_data_dependent itself: it forwards its caller's category
+        if rel in ("utils/_config.py", "utils/_warnings.py"):
+            continue  # warn_data_dependent and warn: they forward their caller's category
         tree = ast.parse(path.read_text())
         for func in ast.walk(tree):
             if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -57,7 +58,8 @@ def _emissions():
                 name = getattr(node.func, "attr", getattr(node.func, "id", None))
                 if name not in ("warn", "warn_data_dependent"):
                     continue
-                if name == "warn" and getattr(node.func.value, "id", None) != "warnings":
+                if (name == "warn" and isinstance(node.func, ast.Attribute)
+                        and getattr(node.func.value, "id", None) != "warnings"):
                     continue
                 if len(node.args) >= 2:
                     cat = node.args[1]

@@ -105,7 +105,7 @@ def set_result_attributes(estimator, result, fields=None):
         setattr(estimator, name + "_", getattr(result, name))
 
 
-def warn_if_constant_weights(graph, stacklevel=3):
+def warn_if_constant_weights(graph):
     """Emit a :class:`ConstantWeightsWarning` when all edge weights are equal.
 
     ``graph`` is canonical (:func:`skdpgraph.utils.check_graph`): a dense
@@ -125,5 +125,5 @@ def warn_if_constant_weights(graph, stacklevel=3):
         "graph use structural distances, make_pipeline(StructuralDistance(), "
         "<clusterer>(metric='precomputed')) with skdpgraph.graphs.StructuralDistance, "
         "or cluster it with skdpgraph.cluster.SCAN.",
-        ConstantWeightsWarning, stacklevel=stacklevel,
+        ConstantWeightsWarning,
     )

@@ -308,7 +308,6 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
                     f"but n_clusters={k}: {int(unreached.sum())} node(s) in "
                     "components without a medoid get label -1.",
                     DisconnectedGraphWarning,
-                    stacklevel=3,
                 )
         self.labels_ = labels
         self.medoid_indices_ = medoids

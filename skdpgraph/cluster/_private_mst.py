@@ -11,7 +11,6 @@ References
 """
 
 import math
-import warnings
 from numbers import Integral, Real
 from typing import NamedTuple, Optional
 
@@ -43,6 +42,7 @@ from ..utils import StageLogger, check_graph, check_random_state, weight_range
 from ..utils._docs import fill_doc
 from ..utils._graph import _is_networkx_graph
 from ..utils._param_validation import HasMethods, Interval, StrOptions, fit_context
+from ..utils._warnings import warn
 from ._base import (
     DBMSTCLU_FIELDS,
     GRAPH_INPUT_CONSTRAINTS,
@@ -160,9 +160,9 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
                                  neighborhood=neighborhood, n_nodes=n_nodes, n_edges=n_edges,
                                  accounting=accounting, delta=delta, tree_share=tree_share)
     charge(accountant, plan.epsilon_spent, plan.delta_spent)
-    warn_if_constant_weights(graph, stacklevel=3)
+    warn_if_constant_weights(graph)
     if bounds is None:
-        bounds = data_weight_bounds(np.array(weight_range(graph)), stacklevel=3)
+        bounds = data_weight_bounds(np.array(weight_range(graph)))
         _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
                                  neighborhood=neighborhood, n_nodes=n_nodes, n_edges=n_edges,
                                  accounting=accounting, delta=delta, tree_share=tree_share)
@@ -205,7 +205,7 @@ def _warn_if_noise_dominates(mechanism, epsilon, bounds, *, sensitivity, neighbo
         scale = tree_release_noise(mechanism, rho=approx_dp_to_zcdp(epsilon, delta), **kwargs)
     else:
         scale = tree_release_noise(mechanism, epsilon=epsilon, **kwargs)
-    warnings.warn(
+    warn(
         f"At epsilon={epsilon:g} the {mechanism!r} tree release adds noise of scale "
         f"{scale:.3g} (in weight units), more than the width {width:.3g} of the weight "
         f"bounds ({bounds[0]:g}, {bounds[1]:g}): the clustering is about what pure noise "
@@ -214,7 +214,7 @@ def _warn_if_noise_dominates(mechanism, epsilon, bounds, *, sensitivity, neighbo
         f"{n_nodes} nodes, {n_edges} edges; public parameters only). Raise epsilon, "
         "check that sensitivity is not larger than needed, or use "
         "tree_mechanism='auto' (see skdpgraph.tree.choose_tree_mechanism).",
-        NoiseDominatesWarning, stacklevel=4,
+        NoiseDominatesWarning,
     )
 
 

@@ -34,7 +34,6 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.neighbors import NearestNeighbors
 from sklearn.utils import column_or_1d
-from sklearn.utils.extmath import row_norms
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..exceptions import DisconnectedGraphWarning
@@ -200,6 +199,14 @@ def _n_components(G):
     if G.shape[0] != G.shape[1]:
         return None
     return n_components(G)
+
+
+def _max_row_norm(X):
+    """The largest Euclidean norm of a row of ``X`` (dense or sparse); 0 without rows."""
+    if X.shape[0] == 0:
+        return 0.0
+    squares = X.multiply(X).sum(axis=1) if sp.issparse(X) else np.einsum("ij,ij->i", X, X)
+    return float(np.sqrt(np.max(squares)))
 
 
 def _check_precomputed(X, what="X"):
@@ -402,7 +409,7 @@ class EpsilonGraph(_GraphTransformer):
             n_jobs=self.n_jobs,
         ).fit(X)
         self._fit_X = X
-        self._fit_scale = float(row_norms(X).max())
+        self._fit_scale = _max_row_norm(X)
         return X
 
     def _query_radius(self, X):
@@ -420,7 +427,7 @@ class EpsilonGraph(_GraphTransformer):
         kind, _ = _canonical_metric(self.metric, self._p)
         d = X.shape[1]
         tol = 64.0 * (d + 2) * np.finfo(np.float64).eps
-        scale = max(self._fit_scale, float(row_norms(X).max()) if X.shape[0] else 0.0)
+        scale = max(self._fit_scale, _max_row_norm(X))
         if kind == "euclid":
             return math.sqrt(r * r + tol * 2.0 * scale * scale) * (1.0 + 1e-12)
         if kind == "sq":
@@ -477,7 +484,7 @@ class EpsilonGraph(_GraphTransformer):
                 "Increase radius (the longest edge of the minimum spanning tree of the "
                 "points is the smallest radius that connects them), or build a k-nearest-"
                 "neighbours graph instead.",
-                DisconnectedGraphWarning, stacklevel=3,
+                DisconnectedGraphWarning,
             )
 
     def transform(self, X):
@@ -742,7 +749,6 @@ class HomogeneousGraph(_GraphTransformer):
                 "it, widen the band (a larger w_max keeps longer edges inside clusters) "
                 "or rescale X so that the distances of interest lie in (w_min, w_max).",
                 DisconnectedGraphWarning,
-                stacklevel=3,
             )
         return G
 

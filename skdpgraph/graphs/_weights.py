@@ -161,8 +161,7 @@ class SimilarityToDistance(_GraphWeightTransformer):
     _row_wise = True
 
     def _transform(self, X):
-        kw = dict(conversion=self.conversion, max_similarity=self.max_similarity,
-                  stacklevel=4)
+        kw = dict(conversion=self.conversion, max_similarity=self.max_similarity)
         if sp.issparse(X):
             G = sp.csr_array(X, copy=True)
             G.sum_duplicates()

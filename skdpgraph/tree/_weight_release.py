@@ -123,7 +123,7 @@ def _as_spanning_tree(tree):
     return SpanningTree(edges_to_csr(u, v, w, g.shape[0]), np.column_stack([u, v]), w)
 
 
-def clip_graph_weights(graph, bounds, stacklevel=5):
+def clip_graph_weights(graph, bounds):
     """The canonical graph with its weights clipped into public bounds (a copy if needed).
 
     Clipping is 1-Lipschitz in every weight, so the guarantee is unchanged;
@@ -151,5 +151,5 @@ def clip_graph_weights(graph, bounds, stacklevel=5):
         out = np.clip(graph, lo, hi)
         np.fill_diagonal(out, 0.0)
     if diagnose:
-        warn_out_of_bounds(count, bounds, stacklevel=stacklevel)
+        warn_out_of_bounds(count, bounds)
     return out

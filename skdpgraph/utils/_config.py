@@ -3,12 +3,12 @@ whether diagnostics computed from the private data are shown."""
 
 import os
 import threading
-import warnings
 from contextlib import contextmanager
 
 import numpy as np
 
 from ..exceptions import DataDependentWarning, DenseMemoryError
+from ._warnings import warn
 
 _state = threading.local()
 _DEFAULTS = {"max_dense_memory": 4 * 2**30}
@@ -40,17 +40,17 @@ def data_dependent_warnings():
     return value
 
 
-def warn_data_dependent(message, category, stacklevel=2):
+def warn_data_dependent(message, category):
     """Emit a :class:`~skdpgraph.exceptions.DataDependentWarning` (if they are on).
 
     Callers check :func:`data_dependent_warnings` before computing the
     condition, so that a deployment that turns them off does not even
-    compute them.
+    compute them. The warning points at the user's line (:func:`warn`).
     """
     if not issubclass(category, DataDependentWarning):
         raise TypeError(f"{category.__name__} is not a DataDependentWarning.")
     if data_dependent_warnings():
-        warnings.warn(message, category, stacklevel=stacklevel + 1)
+        warn(message, category)
 
 
 def get_config():

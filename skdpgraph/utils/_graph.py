@@ -271,7 +271,7 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
         if sp.issparse(X):
             G = _canonical_sparse(X, what)
             if weight_kind == "similarity":
-                G.data = similarity_to_distance(G.data, stacklevel=3)
+                G.data = similarity_to_distance(G.data)
             return G
         if isinstance(X, (str, bytes)):
             raise TypeError(f"{what} must be an array or a sparse matrix; got {type(X).__name__}.")
@@ -293,12 +293,12 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
                 "close), which reverses every cluster. Pass weight_kind='similarity' "
                 "(or convert with skdpgraph.graphs.SimilarityToDistance), or "
                 "weight_kind='distance' to silence this warning.",
-                WeightMeaningWarning, stacklevel=3,
+                WeightMeaningWarning,
             )
         G = _canonical_dense(arr, what)
         if weight_kind == "similarity":
             off = ~np.eye(G.shape[0], dtype=bool)
-            G[off] = similarity_to_distance(G[off], stacklevel=3)
+            G[off] = similarity_to_distance(G[off])
         return G
     if isinstance(X, (str, bytes)):
         raise TypeError(f"{what} must be an array-like; got {type(X).__name__}.")
@@ -491,11 +491,10 @@ def from_networkx(G, weight="weight", nodelist=None, default=1.0, *, weight_kind
     _check_weights(w, "the graph")
     check_weight_kind(weight_kind)
     if weight_kind == "similarity":
-        w = similarity_to_distance(w, conversion, max_similarity=max_similarity,
-                                   stacklevel=3)
+        w = similarity_to_distance(w, conversion, max_similarity=max_similarity)
     elif (weight_kind is None and weight is not None and data_dependent_warnings()
           and looks_like_counts(w)):
-        warn_counts(w, weight, stacklevel=3)
+        warn_counts(w, weight)
     return edges_to_csr(u, v, w, len(nodes))
 
 

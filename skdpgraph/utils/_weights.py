@@ -9,12 +9,12 @@ decreasing maps, and :func:`check_weight_kind` names the meaning explicitly.
 """
 
 import math
-import warnings
 
 import numpy as np
 
 from ..exceptions import DataDependentWarning, PrivacyLeakWarning, WeightMeaningWarning
 from ._config import data_dependent_warnings, warn_data_dependent
+from ._warnings import warn
 
 #: Values of ``weight_kind`` (``None``: distances, with a warning when the
 #: weights look like counts or a kernel).
@@ -34,8 +34,7 @@ def check_weight_kind(weight_kind):
     return weight_kind
 
 
-def similarity_to_distance(similarities, conversion="inverse", *, max_similarity=None,
-                           stacklevel=2):
+def similarity_to_distance(similarities, conversion="inverse", *, max_similarity=None):
     """Distances from similarities by a decreasing (order-reversing) map.
 
     Parameters
@@ -65,8 +64,6 @@ def similarity_to_distance(similarities, conversion="inverse", *, max_similarity
         was out of bounds). ``None``: the largest similarity is read from the
         data, with a ``PrivacyLeakWarning``: under weight-DP the maximum of
         the private weights is not covered by the guarantee.
-    stacklevel : int, default=2
-        Of the warnings.
 
     Returns
     -------
@@ -112,12 +109,12 @@ def similarity_to_distance(similarities, conversion="inverse", *, max_similarity
     if conversion == "inverse":
         return 1.0 / s
     if max_similarity is None:
-        warnings.warn(
+        warn(
             f"conversion={conversion!r} needs the largest similarity; it is read from "
             "the data. Under weight-DP this leaks the largest private weight, which "
             "the guarantee does not cover: pass a public max_similarity (e.g. the "
             "largest possible count).",
-            PrivacyLeakWarning, stacklevel=stacklevel,
+            PrivacyLeakWarning,
         )
         top = float(s.max()) if s.size else 1.0
     else:
@@ -131,7 +128,7 @@ def similarity_to_distance(similarities, conversion="inverse", *, max_similarity
                     f"{above} similarity(ies) exceed max_similarity={top:g} and were "
                     "clipped to it (this keeps a weight-DP guarantee; the warning itself "
                     "reveals that some similarity was out of bounds).",
-                    DataDependentWarning, stacklevel=stacklevel,
+                    DataDependentWarning,
                 )
         np.minimum(s, top, out=s)
     if conversion == "max_minus":
@@ -146,7 +143,7 @@ def looks_like_counts(weights):
                 and np.all(w == np.round(w)))
 
 
-def warn_counts(weights, attribute, stacklevel):
+def warn_counts(weights, attribute):
     w = np.asarray(weights, dtype=np.float64)
     warn_data_dependent(
         f"The {attribute!r} edge attribute holds integers from {w.min():g} to "
@@ -155,7 +152,7 @@ def warn_counts(weights, attribute, stacklevel):
         "closer). Pass weight_kind='similarity' to convert them into distances "
         "(1/w by default), or weight_kind='distance' if they are distances (this "
         "silences the warning).",
-        WeightMeaningWarning, stacklevel=stacklevel,
+        WeightMeaningWarning,
     )
 
 
