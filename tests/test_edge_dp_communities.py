@@ -5,7 +5,6 @@ import itertools
 import math
 import re
 from fractions import Fraction
-from pathlib import Path
 
 import networkx as nx
 import numpy as np
@@ -42,8 +41,6 @@ from skdpgraph.privacy import (
     noisy_power_budget,
     randomized_response_probability,
 )
-
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "edge_dp.md"
 
 
 def _planted(blocks=3, size=60, p_in=0.3, p_out=0.02, seed=0):
@@ -579,11 +576,3 @@ def test_default_constructors():
         assert cls().fit(A).labels_.shape == (A.shape[0],)
     assert RandomizedResponseSpectralClustering().epsilon == 1.0
     assert NoisyPowerClustering().epsilon == 1.0
-
-
-def test_docs_python_blocks_run():
-    blocks = re.findall(r"```python\n(.*?)```", DOCS.read_text(), re.S)
-    assert len(blocks) >= 3
-    namespace = {}
-    for block in blocks:
-        exec(compile(block, str(DOCS), "exec"), namespace)
