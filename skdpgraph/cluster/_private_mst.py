@@ -94,6 +94,7 @@ class PrivateMSTResult(NamedTuple):
     tree_mechanism: str = "auto"
 
 
+@fill_doc
 def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood="l1",
                            tree_share=0.5, weight_bounds=None, accounting="pure", delta=None,
                            accountant=None, tree_mechanism="auto", random_state=None,
@@ -108,6 +109,29 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
 
     The budget is checked against ``accountant`` and spent on it before any
     private value is read, so a release that fails later has still spent it.
+
+    Parameters
+    ----------
+    {{graph}}
+    epsilon : float, default=1.0
+        Total budget of the release.
+    sensitivity : float, default=1.0
+        ``mu`` of the neighbourhood.
+    neighborhood : {"l1", "linf"}, default="l1"
+    tree_share : float in (0, 1), default=0.5
+        Share of the budget spent on the tree's topology.
+    weight_bounds : (float, float), default=None
+        Public bounds of the weights; ``None`` reads coarse bounds from the
+        data, with a :class:`~skdpgraph.exceptions.PrivacyLeakWarning`.
+    accounting : {"pure", "zcdp"}, default="pure"
+    delta : float in (0, 1), default=None
+        Required with ``accounting="zcdp"``.
+    {{accountant}}
+    tree_mechanism : str, default="auto"
+        A key of :data:`skdpgraph.tree.TREE_MECHANISMS`, or ``"auto"``.
+    {{random_state}}
+    {{verbose}}
+    {{check_input}}
 
     Returns
     -------

@@ -369,6 +369,7 @@ def flip_edges(adjacency, s, random_state=None, *, sample_rate=1.0,
         added edges, ``q (s/2) n (n - 1) / 2`` (:func:`expected_added_edges`,
         public parameters only), exceeds this; checked before anything is
         allocated. ``None`` disables the check.
+
     Returns
     -------
     perturbed : scipy.sparse.csr_array of shape (n, n)

@@ -311,6 +311,11 @@ class BudgetAccountant:
     def check(self, epsilon, delta):
         """Raise :class:`BudgetError` if spending ``(epsilon, delta)`` overspends.
 
+        Parameters
+        ----------
+        epsilon, delta : float
+            The spend.
+
         Returns
         -------
         True
@@ -332,6 +337,11 @@ class BudgetAccountant:
     def spend(self, epsilon, delta):
         """Record a spend of ``(epsilon, delta)`` after checking it fits.
 
+        Parameters
+        ----------
+        epsilon, delta : float
+            The spend.
+
         Returns
         -------
         self
@@ -350,6 +360,12 @@ def charge(accountant, epsilon, delta):
     typed); ``None`` means the default accountant
     (:meth:`BudgetAccountant.load_default`). A release that fails afterwards
     has still spent its budget, so a failure can never hide a spend.
+
+    Parameters
+    ----------
+    accountant : object with ``check`` and ``spend``, or None
+    epsilon, delta : float
+        The spend.
     """
     accountant = BudgetAccountant.load_default(accountant)
     accountant.check(epsilon, delta)
@@ -398,6 +414,17 @@ def gaussian_zcdp(l2_sensitivity, sigma):
 
     Adding ``N(0, sigma**2 I)`` to a query of L2 sensitivity ``D`` is
     ``D**2 / (2 sigma**2)``-zCDP ([BS16], Proposition 1.6).
+
+    Parameters
+    ----------
+    l2_sensitivity : float
+        ``D``.
+    sigma : float
+        Standard deviation of the noise.
+
+    Returns
+    -------
+    float
     """
     l2_sensitivity = _check_positive(l2_sensitivity, "l2_sensitivity")
     sigma = _check_positive(sigma, "sigma", allow_zero=False, allow_inf=True)

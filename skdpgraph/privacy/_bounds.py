@@ -56,7 +56,19 @@ def clip_to_bounds(weights, bounds):
     Clipping is 1-Lipschitz in every weight, so neighbouring weight functions
     stay neighbours under both neighbourhoods: the guarantee is unchanged.
     The warning itself depends on the private weights (it says that some
-    weight left the bounds), hence it is a :class:`PrivacyLeakWarning`.
+    weight left the bounds), hence it is a
+    :class:`~skdpgraph.exceptions.DataDependentWarning`, shown only while
+    those diagnostics are on.
+
+    Parameters
+    ----------
+    weights : array-like of float
+    bounds : (float, float)
+        Public ``(low, high)``.
+
+    Returns
+    -------
+    ndarray of float64
     """
     lo, hi = bounds
     weights = np.asarray(weights, dtype=np.float64)
@@ -68,7 +80,15 @@ def clip_to_bounds(weights, bounds):
 
 
 def warn_out_of_bounds(count, bounds):
-    """The :class:`~skdpgraph.exceptions.DataDependentWarning` of :func:`clip_to_bounds`."""
+    """The :class:`~skdpgraph.exceptions.DataDependentWarning` of :func:`clip_to_bounds`.
+
+    Parameters
+    ----------
+    count : int
+        Number of weights that were outside.
+    bounds : (float, float)
+        The public bounds they were clipped into.
+    """
     warn_data_dependent(
         f"{count} weight(s) lie outside weight_bounds=({bounds[0]:g}, {bounds[1]:g}) "
         "and were clipped into them (this keeps the privacy guarantee; the "
@@ -87,6 +107,17 @@ def normalize_weights(weights, weight_bounds):
     that every weight is a positive distance as DBMSTClu's definitions
     assume. Reading only public numbers and released values, this is
     post-processing and costs no privacy.
+
+    Parameters
+    ----------
+    weights : array-like of float
+        Released weights.
+    weight_bounds : (float, float)
+        Public ``(low, high)``.
+
+    Returns
+    -------
+    ndarray of float64
     """
     lo, hi = check_weight_bounds(weight_bounds)
     out = (np.asarray(weights, dtype=np.float64) - lo) / (hi - lo)

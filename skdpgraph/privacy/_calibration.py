@@ -139,6 +139,16 @@ def laplace_scale(l1_sensitivity, epsilon):
     L1 sensitivity ``Delta_1`` is ``epsilon``-DP (Dwork, McSherry, Nissim and
     Smith 2006): the density ratio at any output is at most
     ``exp(||f(w) - f(w')||_1 / b)``.
+
+    Parameters
+    ----------
+    l1_sensitivity : float
+        ``Delta_1``.
+    epsilon : float
+
+    Returns
+    -------
+    float
     """
     l1_sensitivity = check_real(l1_sensitivity, "l1_sensitivity", low=0.0)
     return l1_sensitivity / check_epsilon(epsilon)
@@ -148,6 +158,17 @@ def gaussian_sigma(l2_sensitivity, rho):
     """Standard deviation ``Delta_2 / sqrt(2 rho)`` of the rho-zCDP Gaussian mechanism.
 
     (Bun and Steinke 2016, Proposition 1.6.)
+
+    Parameters
+    ----------
+    l2_sensitivity : float
+        ``Delta_2``.
+    rho : float
+        The zCDP budget.
+
+    Returns
+    -------
+    float
     """
     l2_sensitivity = check_real(l2_sensitivity, "l2_sensitivity", low=0.0)
     return l2_sensitivity / math.sqrt(2.0 * check_rho(rho))
@@ -265,6 +286,20 @@ def noisy_max_prim_scale(*, sensitivity, n_tree_edges, epsilon=None, delta=None,
     The calibration is the Gumbel input perturbation's (both are ``k``
     exponential mechanisms with ``P(e) ~ exp(-w(e) / b)``); ``rho`` is None
     for a pure calibration.
+
+    Parameters
+    ----------
+    sensitivity : float
+        ``mu``.
+    n_tree_edges : int
+        Number of steps, ``|V| - n_components``.
+    epsilon, delta, rho : float, default=None
+        The budget, as :func:`input_perturbation_scale` takes it.
+
+    Returns
+    -------
+    (float, float or None)
+        ``b`` and ``rho``.
     """
     return input_perturbation_scale(
         "gumbel", sensitivity=sensitivity, neighborhood="linf",
@@ -275,6 +310,19 @@ def laplace_mst_scale(n_edges, sensitivity, neighborhood, epsilon):
     """Laplace scale of Sealfon's Laplace-MST: every one of the ``|E|`` weights is released.
 
     ``mu / epsilon`` under ``"l1"`` neighbours, ``|E| mu / epsilon`` under ``"linf"``.
+
+    Parameters
+    ----------
+    n_edges : int
+        ``|E|``.
+    sensitivity : float
+        ``mu``.
+    neighborhood : {"l1", "linf"}
+    epsilon : float
+
+    Returns
+    -------
+    float
     """
     return laplace_scale(release_sensitivity(n_edges, sensitivity, neighborhood), epsilon)
 
@@ -468,9 +516,9 @@ def signal_epsilon(mechanism, *, weight_range, sensitivity, neighborhood, n_tree
     the noise then swamps every difference between weights, the released
     tree is close to a uniformly random one (or its weights to noise) and
     DBMSTClu's clusters are about what pure noise gives. It is a necessary
-    condition for a useful release, not a sufficient one: on the UAI moons
-    the median ARI reaches 0.9 at 10 to 25 times this budget
-    (``docs/private_trees.md``). Computed from public parameters only.
+    condition for a useful release, not a sufficient one: how far above it
+    the clusters appear is measured in ``docs/private_trees.md``, section 5.
+    Computed from public parameters only.
 
     Every noise scale is proportional to ``1 / epsilon`` under pure
     accounting and to ``1 / sqrt(rho)`` under zCDP, so the threshold is in
@@ -484,12 +532,14 @@ def signal_epsilon(mechanism, *, weight_range, sensitivity, neighborhood, n_tree
         As for :func:`tree_release_noise`.
     weight_range : float
         ``high - low`` of the public weight bounds (> 0).
-    sensitivity, neighborhood, n_tree_edges, n_edges, tree_share
+    sensitivity, neighborhood, n_tree_edges, n_edges
         As for :func:`tree_release_noise`.
     accounting : {"pure", "zcdp"}, default="pure"
     delta : float, default=None
         Needed with ``accounting="zcdp"`` (except for ``"laplace"``, which
         runs as a pure mechanism).
+    tree_share : float in (0, 1), default=0.5
+        As for :func:`tree_release_noise`.
 
     Returns
     -------

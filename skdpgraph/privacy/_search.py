@@ -138,7 +138,13 @@ class PrepaidBudget:
         return self._copy()
 
     def check(self, epsilon, delta):
-        """Raise :class:`BudgetError` unless this ticket can pay for the spend."""
+        """Raise :class:`BudgetError` unless this ticket can pay for the spend.
+
+        Parameters
+        ----------
+        epsilon, delta : float
+            The spend.
+        """
         epsilon, delta = _check_eps_delta(epsilon, delta)
         if not self._is_ticket():
             raise BudgetError("The estimator of a prepaid search spends nothing; the "
@@ -154,7 +160,17 @@ class PrepaidBudget:
         return True
 
     def spend(self, epsilon, delta):
-        """Use the ticket for its fit's spend. Returns self."""
+        """Use the ticket for its fit's spend.
+
+        Parameters
+        ----------
+        epsilon, delta : float
+            The spend.
+
+        Returns
+        -------
+        self
+        """
         with self._lock:
             self.check(epsilon, delta)
             self._spent = True

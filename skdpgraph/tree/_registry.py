@@ -100,37 +100,28 @@ def choose_tree_mechanism(*, neighborhood="l1", accounting="pure", delta=None, e
     """The tree mechanism ``tree_mechanism="auto"`` runs: the measured best, from public inputs.
 
     The rule reads public parameters only (never a weight), so the choice
-    costs no privacy and is the same on neighbouring inputs:
+    costs no privacy and is the same on neighbouring inputs. It follows the
+    utility frontier measured by ``benchmarks/frontier.py``; the figures
+    behind each case are in ``docs/private_trees.md``, section 5.
 
     * ``neighborhood="l1"``: ``"laplace"`` (Laplace-MST). One Laplace draw
       of scale ``mu / epsilon`` per edge beats every topology mechanism:
       the exponential mechanism over trees has inverse temperature
       ``epsilon / (2 mu)`` with half of the budget, PAMST ``|V| - 1`` times
-      less. Measured (``docs/private_trees.md``, section 4, smallest
-      ``epsilon`` with median ARI >= 0.9): Laplace-MST is the best mechanism
-      in 14 of the 15 l1 settings (moons and circles of 100 and 1,000 nodes,
-      digits; ``mu`` in {0.1, 0.01, 0.001}), e.g. 2.37 on the 100-node
-      moons with ``mu = 0.1`` where PAMST does not reach 0.9 by 100; the
-      exception (digits, ``mu = 0.001``) went to the exponential mechanism.
+      less.
     * ``neighborhood="linf"`` and ``accounting="zcdp"``:
       ``"input_perturbation"`` (one Gumbel perturbation, then the MST).
       Under linf only the mechanisms composing ``|V| - 1`` steps gain the
-      ``sqrt(|V|)`` of zCDP composition; Gumbel input perturbation is the
-      best mechanism in 7 of the 8 linf settings where anything reaches
-      0.9 (noisy-max Prim needs 1.1 to 1.5 times its ``epsilon``).
+      ``sqrt(|V|)`` of zCDP composition, and Gumbel input perturbation
+      recovers the clusters at the smallest ``epsilon`` in most measured
+      settings.
     * ``neighborhood="linf"`` and ``accounting="pure"``: the smaller noise
       of ``"laplace"`` (every weight with Laplace noise of scale
       ``|E| mu / epsilon``) and ``"input_perturbation"`` (Gumbel steps of
       scale ``2 (|V| - 1) mu / (tree_share epsilon)`` and the Weight-Release),
       compared with :func:`skdpgraph.privacy.tree_release_noise`: with the
-      even split Laplace-MST wins on sparse graphs, ``|E| <= 4 (|V| - 1)``.
-      Measured on the 100-node moons with ``mu = 0.001`` (10 releases per
-      setting): on the homogeneous graph (``|E| = 2309``) median ARI at
-      ``epsilon`` = 5 / 10 was 0.16 / 1.00 for input perturbation, 0.10 /
-      1.00 for the exponential mechanism over trees, 0.05 / 0.79 for PAMST
-      and 0.00 / 0.00 for Laplace-MST; on a 3-nearest-neighbour circles graph
-      (``|E| = 175``) at ``epsilon = 2``, 1.00 for Laplace-MST against 0.17
-      to 0.39 for the others.
+      even split Laplace-MST wins on sparse graphs, ``|E| <= 4 (|V| - 1)``,
+      input perturbation on denser ones.
 
     Parameters
     ----------

@@ -127,8 +127,22 @@ def _bytes(x):
 def check_dense_memory(shape, copies, what, advice=None):
     """Refuse, before allocating, ``copies`` dense float64 arrays of ``shape`` past the limit.
 
-    ``shape`` is ``(n_rows, n_cols)``, or ``n`` for ``(n, n)``. ``advice``
-    replaces the default suggestion (a sparse graph instead of distances).
+    Parameters
+    ----------
+    shape : int or (int, int)
+        ``(n_rows, n_cols)``, or ``n`` for ``(n, n)``.
+    copies : float
+        Number of such arrays.
+    what : str
+        What needs them, for the message.
+    advice : str, default=None
+        Replaces the default suggestion (a sparse graph instead of
+        distances).
+
+    Raises
+    ------
+    skdpgraph.exceptions.DenseMemoryError
+        Past ``get_config()["max_dense_memory"]``.
     """
     n_rows, n_cols = (shape, shape) if isinstance(shape, (int, np.integer)) else shape
     need = 8.0 * n_rows * n_cols * copies

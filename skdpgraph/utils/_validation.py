@@ -2,8 +2,9 @@
 
 Each check returns the value converted (``float`` or ``int``) and raises a
 ``TypeError`` for a wrong type or a ``ValueError`` naming the parameter and
-the accepted range. Booleans are not numbers here. ``fractions.Fraction``,
-``decimal.Decimal`` and numpy scalars are accepted and converted.
+the accepted range. Booleans are not numbers here. Any ``numbers.Real``
+(``fractions.Fraction`` and numpy scalars included) is accepted and
+converted; ``decimal.Decimal`` is not a ``numbers.Real`` and is refused.
 """
 
 import math
@@ -64,7 +65,20 @@ def check_real(value, name, *, low=None, high=None, low_open=False, high_open=Fa
 
 
 def check_int(value, name, minimum=None, maximum=None):
-    """``value`` as an int in ``[minimum, maximum]``."""
+    """``value`` as an int in ``[minimum, maximum]``.
+
+    Parameters
+    ----------
+    value : object
+    name : str
+        Parameter name used in the messages.
+    minimum, maximum : int or None, default=None
+        Bounds (None: unbounded).
+
+    Returns
+    -------
+    int
+    """
     if isinstance(value, bool) or not isinstance(value, Integral):
         raise TypeError(f"{name} must be an integer; got {type(value).__name__}.")
     value = int(value)
