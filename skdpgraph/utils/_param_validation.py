@@ -35,6 +35,7 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn import config_context
 
 from ..exceptions import InvalidParameterError
 
@@ -209,8 +210,9 @@ def check_parameters(constraints, params, owner):
         descriptions = list(dict.fromkeys(str(k) for k in kinds))
         # "None" reads best last: "a float in (0, inf) or None".
         descriptions.sort(key=lambda d: d == "None")
-        raise InvalidParameterError(f"The {name!r} parameter of {owner} must be {_listed(descriptions)}; "
-                                    f"got {value!r}.")
+        raise InvalidParameterError(
+            f"The {name!r} parameter of {owner} must be {_listed(descriptions)}; "
+            f"got {value!r}.")
 
 
 def fit_context(*, skip_nested_validation):
@@ -240,8 +242,6 @@ def fit_context(*, skip_nested_validation):
                              estimator.get_params(deep=False), type(estimator).__name__)
             if not skip_nested_validation:
                 return fit_method(estimator, *args, **kwargs)
-            from sklearn import config_context
-
             with config_context(skip_parameter_validation=True):
                 return fit_method(estimator, *args, **kwargs)
 
