@@ -39,6 +39,7 @@ from ..privacy import (
     data_weight_bounds,
     pamst_step_epsilon,
     plan_tree_release,
+    selection_spread,
     signal_epsilon,
     tree_release_noise,
 )
@@ -191,10 +192,11 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
 
 def _warn_if_noise_dominates(mechanism, epsilon, bounds, *, sensitivity, neighborhood,
                              n_nodes, n_edges, accounting, delta, tree_share):
-    """:class:`NoiseDominatesWarning` when the release's noise exceeds the weight range.
+    """:class:`NoiseDominatesWarning` below :func:`skdpgraph.privacy.signal_epsilon`.
 
     Reads public parameters only (with data-derived bounds, the coarse bounds
-    that the PrivacyLeakWarning has announced).
+    that are released in ``weight_bounds_`` and announced by the
+    PrivacyLeakWarning).
     """
     if mechanism not in TREE_NOISE_MECHANISMS:
         return
@@ -210,11 +212,14 @@ def _warn_if_noise_dominates(mechanism, epsilon, bounds, *, sensitivity, neighbo
         scale = tree_release_noise(mechanism, rho=approx_dp_to_zcdp(epsilon, delta), **kwargs)
     else:
         scale = tree_release_noise(mechanism, epsilon=epsilon, **kwargs)
+    shift = scale * selection_spread(kwargs["n_edges"], kwargs["n_tree_edges"])
     warnings.warn(
         f"At epsilon={epsilon:g} the {mechanism!r} tree release adds noise of scale "
-        f"{scale:.3g} (in weight units), more than the width {width:.3g} of the weight "
-        f"bounds ({bounds[0]:g}, {bounds[1]:g}): the clustering is about what pure noise "
-        f"gives. This mechanism starts to carry signal from epsilon = {threshold:.3g} "
+        f"{scale:.3g} (in weight units); a spanning tree keeps at each node about the "
+        f"smallest of its noisy weights, which then lie about {shift:.3g} below their "
+        f"values, more than a fifth of the width {width:.3g} of the weight bounds "
+        f"({bounds[0]:g}, {bounds[1]:g}): the clustering is about what noise gives. This "
+        f"mechanism can carry signal from epsilon = {threshold:.3g} "
         f"(sensitivity={sensitivity:g}, neighborhood={neighborhood!r}, "
         f"{n_nodes} nodes, {n_edges} edges; public parameters only). Raise epsilon, "
         "check that sensitivity is not larger than needed, or use "
@@ -395,7 +400,8 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
     paper's settings (each of the ``|V| - 1`` steps gets ``epsilon / 2 /
     (|V| - 1)``); Laplace-MST is far more useful there, hence
     ``tree_mechanism="auto"``. When the noise of the chosen mechanism at
-    ``epsilon`` exceeds the width of the weight bounds, a
+    ``epsilon`` moves the weights a spanning tree keeps by more than a fifth
+    of the width of the weight bounds, a
     :class:`~skdpgraph.exceptions.NoiseDominatesWarning` gives the ``epsilon``
     from which it carries signal (:func:`skdpgraph.privacy.signal_epsilon`,
     public parameters only). A graph whose weights are all equal gets a
