@@ -143,26 +143,29 @@ def test_signal_epsilon_closed_forms():
     # Laplace-MST: scale mu / eps; PAMST with half the budget: 2 k mu / (eps / 2).
     assert signal_epsilon("laplace", weight_range=1.0, **common) == \
         pytest.approx(0.1 * spread / SIGNAL_SHARE)
-    assert signal_epsilon("pamst", weight_range=1.0, **common) == \
-        pytest.approx(39.6 * spread / SIGNAL_SHARE)
-    assert signal_epsilon("pamst", weight_range=2.0, **common) == \
-        pytest.approx(19.8 * spread / SIGNAL_SHARE)
+    # Topology mechanisms: the noise scale against the range.
+    assert signal_epsilon("pamst", weight_range=1.0, **common) == pytest.approx(39.6)
+    assert signal_epsilon("pamst", weight_range=2.0, **common) == pytest.approx(19.8)
     lin = dict(common, neighborhood="linf")
     assert signal_epsilon("laplace", weight_range=1.0, **lin) == \
         pytest.approx(230.9 * spread / SIGNAL_SHARE)
-    # At the threshold the shift of the kept weights is the share of the range.
+    # At the threshold the noise is the allowance: for Laplace-MST the shift of
+    # the kept weights is the share of the range, for the others the range.
     for name in ("laplace", "pamst", "exponential", "input_perturbation", "noisy_max_prim"):
         for kw in (common, lin):
             eps = signal_epsilon(name, weight_range=1.0, **kw)
-            shift = tree_release_noise(name, epsilon=eps, **kw) * spread
-            assert shift == pytest.approx(SIGNAL_SHARE)
-    # zCDP: the shift at rho(eps*, delta) is the share of the range.
+            noise = tree_release_noise(name, epsilon=eps, **kw)
+            if name == "laplace":
+                assert noise * spread == pytest.approx(SIGNAL_SHARE)
+            else:
+                assert noise == pytest.approx(1.0)
+    # zCDP: the noise at rho(eps*, delta) is the allowance.
     from skdpgraph.privacy import approx_dp_to_zcdp
     eps = signal_epsilon("input_perturbation", weight_range=1.0, accounting="zcdp",
                          delta=1e-6, **lin)
     rho = approx_dp_to_zcdp(eps, 1e-6)
-    assert tree_release_noise("input_perturbation", rho=rho, **lin) * spread == \
-        pytest.approx(SIGNAL_SHARE, rel=1e-3)
+    assert tree_release_noise("input_perturbation", rho=rho, **lin) == \
+        pytest.approx(1.0, rel=1e-3)
 
 
 def _warned(model, graph):
@@ -187,7 +190,7 @@ def test_noise_dominates_warning_on_both_sides():
         model = PrivateMSTClustering(epsilon=eps, tree_mechanism="laplace", **kw)
         assert _warned(model, moons.graph)
         assert adjusted_rand_score(moons.labels, model.labels_) < 0.1
-    with pytest.warns(NoiseDominatesWarning, match=r"from epsilon = 622"):
+    with pytest.warns(NoiseDominatesWarning, match=r"from epsilon = 39\.6"):
         PrivateMSTClustering(epsilon=20, tree_mechanism="pamst", **kw).fit(moons.graph)
     for eps in (3.0, 10.0):
         model = PrivateMSTClustering(epsilon=eps, tree_mechanism="laplace", **kw)

@@ -212,13 +212,18 @@ def _warn_if_noise_dominates(mechanism, epsilon, bounds, *, sensitivity, neighbo
         scale = tree_release_noise(mechanism, rho=approx_dp_to_zcdp(epsilon, delta), **kwargs)
     else:
         scale = tree_release_noise(mechanism, epsilon=epsilon, **kwargs)
-    shift = scale * selection_spread(kwargs["n_edges"], kwargs["n_tree_edges"])
+    bounds_text = f"the width {width:.3g} of the weight bounds ({bounds[0]:g}, {bounds[1]:g})"
+    if mechanism == "laplace":
+        shift = scale * selection_spread(kwargs["n_edges"], kwargs["n_tree_edges"])
+        why = (f"a spanning tree keeps at each node about the smallest of its noisy weights, "
+               f"which then lie about {shift:.3g} below their values, more than a fifth of "
+               f"{bounds_text}")
+    else:
+        why = f"more than {bounds_text}, so the tree is close to a uniformly random one"
     warnings.warn(
         f"At epsilon={epsilon:g} the {mechanism!r} tree release adds noise of scale "
-        f"{scale:.3g} (in weight units); a spanning tree keeps at each node about the "
-        f"smallest of its noisy weights, which then lie about {shift:.3g} below their "
-        f"values, more than a fifth of the width {width:.3g} of the weight bounds "
-        f"({bounds[0]:g}, {bounds[1]:g}): the clustering is about what noise gives. This "
+        f"{scale:.3g} (in weight units); {why}: the clustering is about what noise "
+        "gives. This "
         f"mechanism can carry signal from epsilon = {threshold:.3g} "
         f"(sensitivity={sensitivity:g}, neighborhood={neighborhood!r}, "
         f"{n_nodes} nodes, {n_edges} edges; public parameters only). Raise epsilon, "

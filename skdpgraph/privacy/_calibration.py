@@ -477,32 +477,46 @@ def selection_spread(n_edges, n_tree_edges):
     return max(1.0, math.log(degree / 2.0))
 
 
+def signal_allowance(mechanism, weight_range, n_edges, n_tree_edges):
+    """Largest noise scale with which a tree release can still carry signal.
+
+    Laplace-MST releases the noisy weights of the tree it keeps, and a
+    spanning tree keeps at each node about the smallest of its incident noisy
+    weights, which then lie about ``b * selection_spread(|E|, |V| - 1)`` below
+    their values (``b`` the noise scale): that shift must stay within
+    ``SIGNAL_SHARE = 0.2`` of ``weight_range``. The topology mechanisms
+    release the tree's weights separately (Weight-Release), and their tree is
+    close to a uniformly random one once the noise scale exceeds
+    ``weight_range``. Public sizes only.
+    """
+    if mechanism == "laplace":
+        return SIGNAL_SHARE * weight_range / selection_spread(n_edges, n_tree_edges)
+    return weight_range
+
+
 def signal_epsilon(mechanism, *, weight_range, sensitivity, neighborhood, n_tree_edges,
                    n_edges, accounting="pure", delta=None, tree_share=0.5):
     """Smallest budget at which a tree release can carry signal, from public parameters.
 
-    The noise of scale ``b`` (:func:`tree_release_noise`: the Laplace scale
-    of Laplace-MST; the Gumbel scale of the steps or ``1 / c`` of the
-    exponential mechanism; the Weight-Release noise) moves the weights a
-    spanning tree keeps by about ``b * selection_spread(|E|, |V| - 1)``
-    (:func:`selection_spread`: at each node the tree keeps about the smallest
-    of its incident noisy weights). Below this budget that shift exceeds
-    ``SIGNAL_SHARE = 0.2`` of ``weight_range`` (the width ``high - low`` of
-    the weight bounds): the released tree then follows the noise more than
-    the weights, and DBMSTClu's clusters are about what noise gives (one
-    cluster per node, or clusters of no meaning).
+    Below it the noise of scale ``b`` (:func:`tree_release_noise`: the
+    Laplace scale of Laplace-MST; the Gumbel scale of the steps or ``1 / c``
+    of the exponential mechanism; the Weight-Release noise) exceeds
+    :func:`signal_allowance`: for Laplace-MST, the weights the tree keeps lie
+    about ``b * ln(d / 2)`` below their values (``d`` the mean degree) and
+    that exceeds a fifth of ``weight_range``; for the topology mechanisms,
+    ``b`` exceeds ``weight_range`` and the tree is close to a uniformly random
+    one. DBMSTClu's clusters are then about what noise gives (one cluster per
+    node, or clusters of no meaning).
 
     The share was set on measured releases (``docs/private_trees.md``,
-    "When the release carries no signal"): every release that recovered
-    clusters was above this budget, every release at below it returned noise.
-    It is a necessary condition for a useful release, not a sufficient one:
-    whether clusters survive also depends on their separation, which is
-    private.
+    "When the release carries no signal"). It is a necessary condition for a
+    useful release, not a sufficient one: whether clusters survive also
+    depends on their separation, which is private.
 
     Every noise scale is proportional to ``1 / epsilon`` under pure
     accounting and to ``1 / sqrt(rho)`` under zCDP, so the threshold is in
-    closed form: ``epsilon* = b(1) * spread / (SIGNAL_SHARE * range)``, or
-    ``rho* = (b(rho=1) * spread / (SIGNAL_SHARE * range))**2`` converted to
+    closed form: ``epsilon* = b(1) / allowance``, or
+    ``rho* = (b(rho=1) / allowance)**2`` converted to
     ``(epsilon*, delta)``-DP with :func:`zcdp_to_approx_dp`.
 
     Parameters
@@ -530,11 +544,13 @@ def signal_epsilon(mechanism, *, weight_range, sensitivity, neighborhood, n_tree
     ...               n_tree_edges=99, n_edges=2309)
     >>> round(signal_epsilon("laplace", **common), 2)  # 0.1 x ln(23.1) / 0.2
     1.57
+    >>> round(signal_epsilon("pamst", **common), 1)
+    39.6
     """
     weight_range = check_real(weight_range, "weight_range", low=0.0, low_open=True)
     kwargs = dict(sensitivity=sensitivity, neighborhood=neighborhood,
                   n_tree_edges=n_tree_edges, n_edges=n_edges, tree_share=tree_share)
-    allowed = SIGNAL_SHARE * weight_range / selection_spread(n_edges, n_tree_edges)
+    allowed = signal_allowance(mechanism, weight_range, n_edges, n_tree_edges)
     if accounting == "pure" or mechanism == "laplace":
         return tree_release_noise(mechanism, epsilon=1.0, **kwargs) / allowed
     if accounting != "zcdp":
