@@ -22,7 +22,7 @@ from ._sparse import (
                       pair_index,
                       weight_range,
 )
-from ._validation import check_int, check_real
+from ._validation import check_int, check_positive, check_real
 from ._verbose import StageLogger
 from ._weights import (
                       SIMILARITY_CONVERSIONS,
@@ -53,6 +53,7 @@ __all__ = [
     "secure_generator",
     "check_int",
     "check_real",
+    "check_positive",
     "WEIGHT_KINDS",
     "SIMILARITY_CONVERSIONS",
     "check_weight_kind",
