@@ -215,6 +215,7 @@ def _reduce(table, spec, keys, split_every, verbose, what):
     from dask import delayed
 
     parts = table.frame.to_delayed()
+    spec = delayed(spec, pure=True, traverse=False)  # one key, shared by the tasks
     level = [delayed(_partition_forest, pure=True)(p, spec, k) for p, k in zip(parts, keys)]
     depth = 0
     while len(level) > 1:

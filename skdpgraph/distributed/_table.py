@@ -117,7 +117,7 @@ class EdgeTable:
                     "EdgeTable(frame, source=..., target=..., weight=...).")
         if len({source, target, weight}) != 3:
             raise ValueError("source, target and weight must be three different columns.")
-        if frame[weight].dtype.kind not in "biuf":
+        if getattr(frame[weight].dtype, "kind", "O") not in "iuf":
             raise TypeError(f"weight column {weight!r} must be numeric; got dtype "
                             f"{frame[weight].dtype}.")
         self.frame = frame
@@ -215,36 +215,70 @@ def _ends(part, source, target):
 
 
 def _integer_ids(dtype):
-    return np.dtype(dtype).kind in "iu"
-
-
-def _partition_counts(part, source, target, integer):
     import pandas as pd
 
+    return pd.api.types.is_integer_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+
+
+# An odd constant: multiplying by it is a bijection of the 64-bit words, which
+# spreads pair keys evenly over the buckets of the duplicate check.
+_SPREAD = np.uint64(0x9E3779B97F4A7C15)
+_ID_LIMIT = 2**32
+
+
+def _partition_topology(part, source, target, node_ids, n_buckets):
+    """One partition's counts and its pair keys, cut into the check's buckets.
+
+    A pair ``lo < hi`` of node numbers below ``2**32`` is the word
+    ``lo * 2**32 + hi``, spread by an odd multiplier (a bijection: equal
+    words are equal pairs); the sorted words are cut into ``n_buckets``
+    ranges by their leading bits, so equal pairs from any partitions meet
+    in one bucket.
+    """
     u, v = _ends(part, source, target)
-    loops = int(np.count_nonzero(u == v))
-    if integer and u.size:
-        low = int(min(u.min(), v.min()))
-        high = int(max(u.max(), v.max()))
-    else:
-        low, high = 0, -1
-    return pd.DataFrame({"rows": [u.size], "loops": [loops], "low": [low], "high": [high]})
-
-
-def _partition_pairs(part, source, target):
-    import pandas as pd
-
-    u, v = _ends(part, source, target)
+    if node_ids is not None:
+        u, v = node_index(u, node_ids), node_index(v, node_ids)
     keep = u != v
+    rows, loops = u.size, int(u.size - np.count_nonzero(keep))
     u, v = u[keep], v[keep]
-    swap = v < u
-    return pd.DataFrame({"lo": np.where(swap, v, u), "hi": np.where(swap, u, v)})
+    low = int(min(u.min(), v.min())) if u.size else 0
+    high = int(max(u.max(), v.max())) if u.size else -1
+    if low < 0:
+        raise ValueError(f"integer node ids must be >= 0; got {low}. Use nodes='map' to "
+                         "map any ids to node numbers.")
+    if high >= _ID_LIMIT:
+        raise ValueError(f"node id {high} is too large to be a node number (ids must be "
+                         "below 2**32); use nodes='map' to map the ids to node numbers.")
+    counts = (rows, loops, low, high)
+    if n_buckets == 0:
+        return counts, ()
+    lo = np.minimum(u, v).astype(np.uint64)
+    hi = np.maximum(u, v).astype(np.uint64)
+    words = (lo << np.uint64(32)) | hi
+    words *= _SPREAD
+    words.sort()
+    shift = np.uint64(64 - int(n_buckets).bit_length() + 1)
+    bounds = np.searchsorted(words >> shift, np.arange(1, n_buckets, dtype=np.uint64))
+    return counts, tuple(np.split(words, bounds))
 
 
-def _duplicates(part):
+def _bucket_duplicates(*parts):
+    """Number of repeated pairs among the words of one bucket."""
+    words = np.sort(np.concatenate([p for p in parts]), kind="stable")
+    return int(np.count_nonzero(words[1:] == words[:-1]))
+
+
+def _ids_of(part, source, target):
     import pandas as pd
 
-    return pd.DataFrame({"duplicates": [int(part.duplicated().sum())]})
+    u, v = _ends(part, source, target)
+    return pd.unique(np.concatenate([u, v]))
+
+
+def _distinct(*parts):
+    import pandas as pd
+
+    return pd.unique(np.concatenate(parts))
 
 
 def compute(collections, verbose=0, what="computing"):
@@ -277,52 +311,59 @@ def compute(collections, verbose=0, what="computing"):
 
 
 def _count_topology(table, verbose):
-    import dask.dataframe as dd
     import pandas as pd
+    from dask import delayed
 
     frame = table.frame[[table.source, table.target]]
     s_dtype, t_dtype = frame.dtypes[table.source], frame.dtypes[table.target]
     nodes = table.nodes
     integer = _integer_ids(s_dtype) and _integer_ids(t_dtype)
-    mapped = isinstance(nodes, str) or (nodes is None and not integer) or (
-        nodes is not None and not isinstance(nodes, (int, np.integer)))
     if isinstance(nodes, str) and nodes != "map":
         raise ValueError(f"nodes must be None, an int, 'map' or an array of ids; got {nodes!r}.")
-    if isinstance(nodes, (int, np.integer)) and not isinstance(nodes, bool):
+    given_n = isinstance(nodes, (int, np.integer)) and not isinstance(nodes, bool)
+    mapped = not given_n and (nodes is not None or not integer)
+    if given_n:
         if not integer:
             raise TypeError("nodes=<int> needs integer node ids; use nodes='map' to map "
                             f"ids of dtype {s_dtype} to node numbers.")
         if nodes < 1:
             raise ValueError(f"nodes must be a positive number of nodes; got {nodes}.")
-    meta = pd.DataFrame({"rows": [0], "loops": [0], "low": [0], "high": [0]}).iloc[:0]
-    counts = frame.map_partitions(_partition_counts, table.source, table.target,
-                                  integer and not mapped, meta=meta)
-    wanted = [counts]
-    if table.check_pairs:
-        pairs = frame.map_partitions(_partition_pairs, table.source, table.target)
-        dups = pairs.shuffle(on=["lo", "hi"]).map_partitions(
-            _duplicates, meta=pd.DataFrame({"duplicates": [0]}).iloc[:0])
-        wanted.append(dups)
-    if mapped and (nodes is None or isinstance(nodes, str)):
-        ends = dd.concat([frame[table.source].rename("id"), frame[table.target].rename("id")])
-        wanted.append(ends.drop_duplicates())
-    results = compute(wanted, verbose, "edge table: counting nodes and edges")
-    counts = results[0]
-    rows, loops = int(counts["rows"].sum()), int(counts["loops"].sum())
-    if table.check_pairs and int(results[1]["duplicates"].sum()):
-        raise ValueError(
-            f"{int(results[1]['duplicates'].sum())} unordered pair(s) of the edge table are "
-            "on more than one row (a graph listed in both directions?). Keep one row per "
-            "pair, e.g. the rows with source < target; two rows for one pair would make "
-            "the privacy calibration count one weight as two.")
+    parts = frame.to_delayed()
     node_ids = None
-    if not mapped:
-        ok = counts[counts["rows"] > 0]
-        low = int(ok["low"].min()) if len(ok) else 0
-        high = int(ok["high"].max()) if len(ok) else -1
-        if low < 0:
-            raise ValueError(f"integer node ids must be >= 0; got {low}. Use nodes='map' to "
-                             "map any ids to node numbers.")
+    if mapped:
+        if nodes is None or isinstance(nodes, str):
+            level = [delayed(_ids_of, pure=True)(p, table.source, table.target)
+                     for p in parts]
+            while len(level) > 1:
+                level = [delayed(_distinct, pure=True)(*level[i:i + 8])
+                         for i in range(0, len(level), 8)]
+            ids, = compute(level, verbose, "edge table: node ids")
+            node_ids = pd.Index(ids).sort_values()
+        else:
+            node_ids = pd.Index(np.asarray(nodes))
+            if not node_ids.is_unique:
+                raise ValueError("nodes must list distinct ids.")
+    # A power of two, about one bucket per partition (at most 256).
+    n_buckets = 0 if not table.check_pairs else 1 << min(8, max(len(parts) - 1, 0).bit_length())
+    ids = delayed(node_ids, pure=True, traverse=False)  # one key, shared by the tasks
+    tops = [delayed(_partition_topology, pure=True, nout=2)(
+        p, table.source, table.target, ids, n_buckets) for p in parts]
+    counts = [t[0] for t in tops]
+    dups = [delayed(_bucket_duplicates, pure=True)(*[t[1][j] for t in tops])
+            for j in range(n_buckets)]
+    counts, dups = compute([counts, dups], verbose, "edge table: counting nodes and edges")
+    rows = sum(c[0] for c in counts)
+    loops = sum(c[1] for c in counts)
+    if sum(dups):
+        raise ValueError(
+            f"{sum(dups)} unordered pair(s) of the edge table are on more than one row (a "
+            "graph listed in both directions?). Keep one row per pair, e.g. the rows with "
+            "source < target; two rows for one pair would make the privacy calibration "
+            "count one weight as two.")
+    if node_ids is not None:
+        n = len(node_ids)
+    else:
+        high = max(c[3] for c in counts)
         if nodes is None:
             n = high + 1
         else:
@@ -330,14 +371,6 @@ def _count_topology(table, verbose):
             if high >= n:
                 raise ValueError(f"node id {high} is out of range for nodes={n} "
                                  f"(ids must lie in 0..{n - 1}).")
-    else:
-        if nodes is None or isinstance(nodes, str):
-            ids = pd.Index(results[-1]).sort_values()
-        else:
-            ids = pd.Index(np.asarray(nodes))
-            if not ids.is_unique:
-                raise ValueError("nodes must list distinct ids.")
-        node_ids, n = ids, len(ids)
     if n < 2:
         raise ValueError(f"The edge table must have at least 2 nodes; got {n}.")
     return TableTopology(n, rows - loops, loops, node_ids, frame.npartitions)
