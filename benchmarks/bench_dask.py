@@ -145,18 +145,28 @@ def stages(table, args):
     from skdpgraph.privacy import plan_tree_release
     from skdpgraph.tree import finish_tree_release, get_tree_mechanism
 
+    from distributed import get_task_stream
+
     fresh = EdgeTable(table.frame, check_pairs=table.check_pairs)
     out = {}
-    t0 = time.perf_counter()
-    topo = fresh.topology()
-    out["topology"] = time.perf_counter() - t0
-    mech = get_tree_mechanism("laplace")
-    plan = plan_tree_release(args.epsilon, releases_weights=True, zcdp=False)
-    t0 = time.perf_counter()
-    rel = release_table_forest(fresh, mech, plan, sensitivity=args.sensitivity,
-                               neighborhood="l1", weight_bounds=(0.0, 2.0),
-                               split_every=args.split_every)
-    out["forest"] = time.perf_counter() - t0
+    with get_task_stream() as stream:
+        t0 = time.perf_counter()
+        topo = fresh.topology()
+        out["topology"] = time.perf_counter() - t0
+        mech = get_tree_mechanism("laplace")
+        plan = plan_tree_release(args.epsilon, releases_weights=True, zcdp=False)
+        t0 = time.perf_counter()
+        rel = release_table_forest(fresh, mech, plan, sensitivity=args.sensitivity,
+                                   neighborhood="l1", weight_bounds=(0.0, 2.0),
+                                   split_every=args.split_every)
+        out["forest"] = time.perf_counter() - t0
+    cpu = {}
+    for task in stream.data:
+        name = str(task["key"]).split("-")[0].strip("('\"")
+        for ss in task["startstops"]:
+            if ss["action"] == "compute":
+                cpu[name] = cpu.get(name, 0.0) + ss["stop"] - ss["start"]
+    out["cpu"] = cpu
     t0 = time.perf_counter()
     tree = finish_tree_release(rel.tree, mech, plan, sensitivity=args.sensitivity,
                                neighborhood="l1", weight_bounds=(0.0, 2.0),
@@ -173,6 +183,41 @@ def in_memory_graph(table):
     df = table.frame.compute()
     n = int(max(df.u.max(), df.v.max())) + 1
     return edges_to_csr(df.u.to_numpy(), df.v.to_numpy(), df.weight.to_numpy(), n)
+
+
+def boruvka_rounds(frame):
+    """Rounds of Boruvka on the table's graph, and the edges still between components.
+
+    The alternative to the reduction: each Boruvka round as a group-by-min of
+    the edges by component and relabel joins shuffles every edge that still
+    joins two components (twice: one join per end) and the label table.
+    Simulated here in memory on the same graph, to compare the bytes.
+    """
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components
+
+    df = frame.compute()
+    u, v, w = df.u.to_numpy(), df.v.to_numpy(), df.weight.to_numpy()
+    n = int(max(u.max(), v.max())) + 1
+    label = np.arange(n)
+    alive = []
+    while True:
+        a, b = label[u], label[v]
+        keep = a != b
+        u, v, w, a, b = u[keep], v[keep], w[keep], a[keep], b[keep]
+        alive.append(u.size)
+        if u.size == 0:
+            break
+        # Lightest edge of each component: sort by (component, weight).
+        comp = np.concatenate([a, b])
+        order = np.lexsort((np.concatenate([w, w]), comp))
+        first = np.ones(order.size, bool)
+        first[1:] = comp[order][1:] != comp[order][:-1]
+        chosen = order[first] % u.size
+        g = sp.coo_array((np.ones(chosen.size), (a[chosen], b[chosen])), shape=(n, n))
+        _, label_of_comp = connected_components(g, directed=False)
+        label = label_of_comp[label]
+    return alive
 
 
 def gib(x):
@@ -223,11 +268,24 @@ def main(argv=None):
             stage, report, topo, n_clusters = stages(table, args)
             print(f"\n{kind} {topo.n_edges:.3g} edges, {topo.n_nodes} nodes, {n_parts} "
                   f"partitions (generated and persisted in {gen:.1f} s)", flush=True)
+            cpu = stage.pop("cpu")
             print("  stages: " + ", ".join(f"{k} {v:.2f} s" for k, v in stage.items())
                   + f"; {n_clusters} clusters", flush=True)
+            merged = sum(report.edges_in[1:])
+            print("  task CPU (s): " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(cpu.items()))
+                  + f"; per edge: partition forests "
+                  f"{cpu.get('_partition_forest', 0) / topo.n_edges * 1e9:.0f} ns, merges "
+                  f"{cpu.get('_merge', 0) / max(merged, 1) * 1e9:.0f} ns per edge in",
+                  flush=True)
             print(f"  reduction: {report.rounds} rounds; edges in per level "
                   f"{report.edges_in}; MB sent per round "
                   f"{[round(b / 1e6, 1) for b in report.bytes_moved]}", flush=True)
+            if size <= args.in_memory_max:
+                alive = boruvka_rounds(frame)
+                print(f"  Boruvka instead: {len(alive) - 1} rounds; edges between components "
+                      f"at each round {alive}; MB a group-by/join round would shuffle "
+                      f"{[round(m * 2 * 16 / 1e6) for m in alive[:-1]]} plus the labels",
+                      flush=True)
             graph = in_memory_graph(table) if size <= args.in_memory_max else None
             dist, mem, client_peak = [], [], 0
             for _ in range(args.repeat):

@@ -108,7 +108,7 @@ def _order(key, lo, hi, runs=False):
     return order
 
 
-def _forest(lo, hi, key, weight, runs=False):
+def _forest(lo, hi, key, weight, n_nodes, runs=False):
     """The minimum spanning forest of an edge list, sorted by ``(key, lo, hi)``."""
     import pandas as pd
 
@@ -120,9 +120,13 @@ def _forest(lo, hi, key, weight, runs=False):
     order = _order(key, lo, hi, runs)
     lo, hi, key = lo[order], hi[order], key[order]
     weight = None if weight is None else weight[order]
-    codes, uniques = pd.factorize(np.concatenate([lo, hi]))
-    codes = codes.astype(np.int64, copy=False)
-    keep = kruskal_keep(codes[:m], codes[m:], len(uniques))
+    if n_nodes <= 8 * m:
+        # Few nodes for the edges: union-find over the node numbers themselves.
+        keep = kruskal_keep(lo, hi, n_nodes)
+    else:
+        codes, uniques = pd.factorize(np.concatenate([lo, hi]))
+        codes = codes.astype(lo.dtype, copy=False)
+        keep = kruskal_keep(codes[:m], codes[m:], len(uniques))
     return lo[keep], hi[keep], key[keep], None if weight is None else weight[keep]
 
 
@@ -169,17 +173,17 @@ def _partition_forest(part, spec, key):
     else:
         k = np.asarray(spec.edge_noise(w, random_state=keyed_generator(key),
                                        **spec.noise_kwargs), dtype=np.float64)
-    lo, hi, k, w = _forest(lo, hi, k, w if spec.keep_weights else None)
+    lo, hi, k, w = _forest(lo, hi, k, w if spec.keep_weights else None, spec.n_nodes)
     return EdgeForest(lo, hi, k, w, low, high, n_clipped, ((0, lo.size),))
 
 
-def _merge(level, *forests):
+def _merge(level, n_nodes, *forests):
     """A merge of the reduction: the forest of the union of ``forests``."""
     def cat(field):
         return np.concatenate([getattr(f, field) for f in forests])
 
     weight = None if forests[0].weight is None else cat("weight")
-    lo, hi, key, weight = _forest(cat("lo"), cat("hi"), cat("key"), weight, runs=True)
+    lo, hi, key, weight = _forest(cat("lo"), cat("hi"), cat("key"), weight, n_nodes, runs=True)
     sizes = sum((f.sizes for f in forests), ()) + ((level, lo.size),)
     return EdgeForest(lo, hi, key, weight, min(f.low for f in forests),
                       max(f.high for f in forests), sum(f.n_clipped for f in forests), sizes)
@@ -214,13 +218,14 @@ def partition_keys(random_state, n_partitions):
 def _reduce(table, spec, keys, split_every, verbose, what):
     from dask import delayed
 
+    n_nodes = spec.n_nodes
     parts = table.frame.to_delayed()
     spec = delayed(spec, pure=True, traverse=False)  # one key, shared by the tasks
     level = [delayed(_partition_forest, pure=True)(p, spec, k) for p, k in zip(parts, keys)]
     depth = 0
     while len(level) > 1:
         depth += 1
-        level = [delayed(_merge, pure=True)(depth, *level[i:i + split_every])
+        level = [delayed(_merge, pure=True)(depth, n_nodes, *level[i:i + split_every])
                  for i in range(0, len(level), split_every)]
     return compute(level, verbose, what)[0]
 

@@ -18,7 +18,7 @@ def kruskal_keep(a, b, n_nodes):
 
     Parameters
     ----------
-    a, b : ndarray of int64, shape (m,)
+    a, b : ndarray of int32 or int64, shape (m,)
         Endpoints of the edges in ``0..n_nodes-1``, sorted by increasing key
         (ties already broken).
     n_nodes : int
