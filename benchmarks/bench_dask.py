@@ -220,6 +220,54 @@ def boruvka_rounds(frame):
     return alive
 
 
+def _er_forest(n, m):
+    """Edges of a spanning forest of m uniformly random edges on n nodes (Erdos-Renyi).
+
+    ``n`` minus the expected number of components, from the number of tree
+    components of each size ``k``, ``n k**(k-2) d**(k-1) exp(-d k) / k!``
+    with ``d = 2 m / n`` (the giant component counts once).
+    """
+    from scipy.special import gammaln
+
+    d = 2.0 * m / n
+    k = np.arange(1, 4000)
+    log_t = (k - 2) * np.log(k) + (k - 1) * np.log(d) - d * k - gammaln(k + 1)
+    return min(m, n - n * float(np.exp(log_t).sum()))
+
+
+def project(n_edges, workers, *, c_topology, c_partition, c_merge, c_client, locality,
+            edges_per_partition=1e6, split_every=4, bandwidth=1.25e9, row_bytes=16):
+    """Projected wall time (s) and the largest merge of one fit, from measured costs.
+
+    ``c_*`` are measured CPU seconds per edge (per node for the client); a
+    worker is one core as here; ``bandwidth`` is bytes a second into each
+    worker. Forests of ``random`` graphs follow :func:`_er_forest` (no
+    locality: the worst case); with ``locality`` a partition's forest has one
+    edge per node it covers (``m / 10``) and a merge's output is bounded by
+    the nodes its partitions cover.
+    """
+    n = n_edges / 10
+    parts = int(np.ceil(n_edges / edges_per_partition))
+    per_part = n_edges / parts
+
+    def forest(m):
+        return min(m / 10, n) if locality else _er_forest(n, m)
+
+    t = n_edges * c_topology / workers + 8 * n_edges / (workers * bandwidth)
+    t += np.ceil(parts / workers) * per_part * c_partition
+    tasks, out, covered, biggest = parts, forest(per_part), per_part, 0.0
+    while tasks > 1:
+        group = min(split_every, tasks)
+        tasks = int(np.ceil(tasks / split_every))
+        edges_in = group * out
+        covered *= group
+        biggest = max(biggest, edges_in)
+        t += np.ceil(tasks / workers) * edges_in * (c_merge + row_bytes / bandwidth)
+        out = min(edges_in, forest(covered))
+    t += n * c_client + n * row_bytes / bandwidth
+    return t, biggest * row_bytes
+
+
 def gib(x):
     return f"{x / 2**30:.2f}"
 

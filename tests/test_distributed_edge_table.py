@@ -395,3 +395,12 @@ def test_import_skdpgraph_does_not_import_dask():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_verbose_shows_dask_progress(client, capsys):
+    table = EdgeTable(dd.from_pandas(random_edges(seed=8), npartitions=3))
+    PrivateMSTClustering(epsilon=1.0, sensitivity=0.1, weight_bounds=(0, 1),
+                         metric="precomputed", random_state=0, verbose=1).fit(table)
+    out = capsys.readouterr()
+    assert "[skdpgraph.distributed] private tree" in out.err
+    assert "Completed" in out.out + out.err  # Dask's own progress bar

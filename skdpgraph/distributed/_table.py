@@ -1,5 +1,6 @@
 """Edge tables on Dask: the input of the distributed path, and its public topology."""
 
+import math
 import sys
 from typing import NamedTuple, Optional
 
@@ -343,8 +344,10 @@ def _count_topology(table, verbose):
             node_ids = pd.Index(np.asarray(nodes))
             if not node_ids.is_unique:
                 raise ValueError("nodes must list distinct ids.")
-    # A power of two, about one bucket per partition (at most 256).
-    n_buckets = 0 if not table.check_pairs else 1 << min(8, max(len(parts) - 1, 0).bit_length())
+    # A power of two near 2 sqrt(partitions), at most 64: few and large pieces
+    # to move (partitions x buckets of them), each bucket small enough to sort.
+    n_buckets = 0 if not table.check_pairs else 1 << min(
+        6, int(2 * math.sqrt(len(parts))).bit_length() - 1)
     ids = delayed(node_ids, pure=True, traverse=False)  # one key, shared by the tasks
     tops = [delayed(_partition_topology, pure=True, nout=2)(
         p, table.source, table.target, ids, n_buckets) for p in parts]
