@@ -28,6 +28,7 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
+from ..distributed import is_edge_table, release_table_forest, table_weight_max
 from ..exceptions import NoiseDominatesWarning
 from ..privacy import (
     TREE_NOISE_MECHANISMS,
@@ -43,7 +44,8 @@ from ..privacy import (
     signal_epsilon,
     tree_release_noise,
 )
-from ..tree import choose_tree_mechanism, get_tree_mechanism, release_private_tree
+from ..tree import (TREE_MECHANISMS, choose_tree_mechanism, finish_tree_release,
+                    get_tree_mechanism, release_private_tree)
 from ..tree._weight_release import clip_graph_weights
 from ..utils import StageLogger, check_graph, check_random_state, weight_range
 from ..utils._docs import fill_doc
@@ -52,6 +54,7 @@ from ..utils._validation import RealParametersMixin
 from ._base import (
     DBMSTCLU_FIELDS,
     GRAPH_INPUT_CONSTRAINTS,
+    check_edge_table,
     check_graph_input,
     set_result_attributes,
     warn_if_constant_weights,
@@ -108,7 +111,9 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
 
     The function form of :class:`PrivateMSTClustering` (which documents the
     parameters and the guarantee), on a graph: anything
-    :func:`skdpgraph.utils.check_graph` accepts with ``metric="precomputed"``.
+    :func:`skdpgraph.utils.check_graph` accepts with ``metric="precomputed"``,
+    or a distributed edge table (a Dask DataFrame or
+    :class:`skdpgraph.distributed.EdgeTable`).
     ``check_input=False`` skips that validation, for a graph that already
     is canonical (as the estimator passes it).
 
@@ -143,19 +148,31 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
         )
     bounds = None if weight_bounds is None else check_weight_bounds(weight_bounds)
     log = StageLogger(verbose, "PrivateMSTClustering")
+    distributed = is_edge_table(graph)
     with log.stage("validation") as note:
-        if check_input:
-            graph = check_graph(graph, metric="precomputed", what="graph")
-        note(f"{graph.shape[0]} nodes")
-    # |V| and |E| are public (the topology is), so is the choice.
-    n_nodes = graph.shape[0]
-    n_edges = graph.nnz // 2 if sp.issparse(graph) else n_nodes * (n_nodes - 1) // 2
+        if distributed:
+            graph, n_nodes = check_edge_table(graph, verbose=verbose)
+            n_edges = graph.topology().n_edges
+            note(f"{n_nodes} nodes, {n_edges} edges, {graph.npartitions} partitions")
+        else:
+            if check_input:
+                graph = check_graph(graph, metric="precomputed", what="graph")
+            note(f"{graph.shape[0]} nodes")
+            # |V| and |E| are public (the topology is), so is the choice.
+            n_nodes = graph.shape[0]
+            n_edges = graph.nnz // 2 if sp.issparse(graph) else n_nodes * (n_nodes - 1) // 2
     if tree_mechanism == "auto":
         tree_mechanism = choose_tree_mechanism(
             neighborhood=neighborhood, accounting=accounting, delta=delta, epsilon=epsilon,
             sensitivity=sensitivity, weight_bounds=bounds, n_nodes=n_nodes,
             n_edges=n_edges, tree_share=tree_share)
     mechanism = get_tree_mechanism(tree_mechanism)
+    if distributed and mechanism.edge_noise is None:
+        able = sorted(k for k, m in TREE_MECHANISMS.items() if m.edge_noise is not None)
+        raise ValueError(
+            f"tree_mechanism={tree_mechanism!r} needs the whole graph in one process and "
+            f"cannot run on a distributed edge table; the mechanisms that can are {able} "
+            "(and 'auto', which chooses among them).")
     plan = plan_tree_release(epsilon, accounting=accounting, delta=delta,
                              tree_share=tree_share,
                              releases_weights=mechanism.releases_weights,
@@ -166,18 +183,39 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
                                  neighborhood=neighborhood, n_nodes=n_nodes, n_edges=n_edges,
                                  accounting=accounting, delta=delta, tree_share=tree_share)
     charge(accountant, plan.epsilon_spent, plan.delta_spent)
-    warn_if_constant_weights(graph, stacklevel=3)
-    if bounds is None:
-        bounds = data_weight_bounds(np.array(weight_range(graph)), stacklevel=3)
-        _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
-                                 neighborhood=neighborhood, n_nodes=n_nodes, n_edges=n_edges,
-                                 accounting=accounting, delta=delta, tree_share=tree_share)
-    graph = clip_graph_weights(graph, bounds)
-    with log.stage(f"release ({tree_mechanism})") as note:
-        released = release_private_tree(graph, mechanism, plan, sensitivity=sensitivity,
-                                        neighborhood=neighborhood, weight_bounds=bounds,
-                                        random_state=rng)
-        note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}")
+    if distributed:
+        if bounds is None:
+            bounds = data_weight_bounds(np.array([table_weight_max(graph, verbose)]),
+                                        stacklevel=3)
+            _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
+                                     neighborhood=neighborhood, n_nodes=n_nodes,
+                                     n_edges=n_edges, accounting=accounting, delta=delta,
+                                     tree_share=tree_share)
+        with log.stage(f"release ({tree_mechanism}, distributed)") as note:
+            out = release_table_forest(graph, mechanism, plan, sensitivity=sensitivity,
+                                       neighborhood=neighborhood, weight_bounds=bounds,
+                                       random_state=rng, verbose=verbose)
+            warn_if_constant_weights(None, stacklevel=3,
+                                     weight_range=(n_edges, out.low, out.high))
+            released = finish_tree_release(out.tree, mechanism, plan,
+                                           sensitivity=sensitivity, neighborhood=neighborhood,
+                                           weight_bounds=bounds, random_state=rng)
+            note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}, "
+                 f"{out.report.rounds} rounds")
+    else:
+        warn_if_constant_weights(graph, stacklevel=3)
+        if bounds is None:
+            bounds = data_weight_bounds(np.array(weight_range(graph)), stacklevel=3)
+            _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
+                                     neighborhood=neighborhood, n_nodes=n_nodes,
+                                     n_edges=n_edges, accounting=accounting, delta=delta,
+                                     tree_share=tree_share)
+        graph = clip_graph_weights(graph, bounds)
+        with log.stage(f"release ({tree_mechanism})") as note:
+            released = release_private_tree(graph, mechanism, plan, sensitivity=sensitivity,
+                                            neighborhood=neighborhood, weight_bounds=bounds,
+                                            random_state=rng)
+            note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}")
     with log.stage("DBMSTClu") as note:
         res = dbmstclu(released)
         note(f"{res.n_clusters} clusters")
@@ -416,6 +454,17 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
     A disconnected graph gives one tree per component; each component is
     clustered on its own, so clusters never span components.
 
+    **Graphs larger than one process.** ``X`` may be a Dask edge table
+    (:class:`skdpgraph.distributed.EdgeTable`, or a Dask DataFrame with
+    columns ``u``, ``v``, ``weight``; ``metric="precomputed"``). The
+    mechanisms that are noise on every edge followed by an exact minimum
+    spanning tree (``"laplace"``, ``"input_perturbation"``, hence every
+    choice of ``"auto"``) then run on the cluster: each partition draws its
+    noise with its own key, calibrated for the whole table, and only the
+    released tree (``n - 1`` edges) comes back to be cut here. The others
+    refuse such input. The budget is charged here, before any task reads a
+    weight. See ``docs/scale_out.md``.
+
     References
     ----------
     .. [1] R. Pinot, A. Morvan, F. Yger, C. Gouy-Pailler, J. Atif, "Graph-based
@@ -478,9 +527,11 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like, sparse matrix or networkx.Graph
+        X : array-like, sparse matrix, networkx.Graph or edge table
             Features, or a graph with ``metric="precomputed"``
-            (see :func:`skdpgraph.check_graph`).
+            (see :func:`skdpgraph.check_graph`), or a distributed edge table
+            (a Dask DataFrame or :class:`skdpgraph.distributed.EdgeTable`,
+            with ``metric="precomputed"``; see the notes).
         y : ignored
 
         Returns
@@ -488,7 +539,8 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
         self : PrivateMSTClustering
         """
         graph, n_features = check_graph_input(self, X)
-        _check_feature_names(self, X, reset=True)
+        # An edge table's columns are not features.
+        _check_feature_names(self, graph if is_edge_table(X) else X, reset=True)
         self.n_features_in_ = n_features
         res = private_mst_clustering(
             graph, self.epsilon, sensitivity=self.sensitivity, neighborhood=self.neighborhood,

@@ -762,19 +762,34 @@ def _round_up(x):
     return f
 
 
+def _check_n_values(n_values, size):
+    """The length of the whole released vector (``size`` by default)."""
+    if n_values is None:
+        return size
+    if isinstance(n_values, bool) or not isinstance(n_values, (int, np.integer)):
+        raise TypeError(f"n_values must be an int; got {type(n_values).__name__}.")
+    if n_values < size:
+        raise ValueError(
+            f"n_values ({int(n_values)}) must be at least the number of values ({size})."
+        )
+    return int(n_values)
+
+
 def _release(
-    values, sensitivity, random_state, grid, noise_scale, sampler, full_output
+    values, sensitivity, random_state, grid, noise_scale, sampler, full_output,
+    n_values=None,
 ):
     values = _check_values(values)
     rng = _check_generator(random_state)
+    k = _check_n_values(n_values, values.size)
     if grid is None:
-        exponent = _check_grid_exponent(_grid_exponent(sensitivity, values.size))
+        exponent = _check_grid_exponent(_grid_exponent(sensitivity, k))
         fixed = False
     else:
         exponent = _user_grid(grid)
         fixed = True
     while True:
-        scale = max(noise_scale(exponent, values.size), MIN_SCALE)
+        scale = max(noise_scale(exponent, k), MIN_SCALE)
         if scale <= MAX_SCALE - 1:
             break
         if fixed or exponent >= _MAX_GRID_EXP:
@@ -813,6 +828,12 @@ _RELEASE_DOC = """{summary}
         values.
     full_output : bool, default False
         Return a :class:`GridRelease` with the grid and {scale_name}.
+    n_values : int, optional
+        Length ``k`` of the whole vector that ``values`` is a part of, when
+        the parts are released separately with independent noise (each
+        partition of a distributed edge table): the grid and the noise are
+        calibrated for all ``k`` values, exactly as one release of the whole
+        vector would be. Default: ``len(values)``.
 
     Returns
     -------
@@ -871,7 +892,8 @@ the sensitivity in extra noise.""",
 (True, 2050.0)""",
 )
 def release_laplace(
-    values, l1_sensitivity, epsilon, random_state, *, grid=None, full_output=False
+    values, l1_sensitivity, epsilon, random_state, *, grid=None, full_output=False,
+    n_values=None,
 ):
     l1_sensitivity = check_positive(l1_sensitivity, "l1_sensitivity")
     epsilon = check_positive(epsilon, "epsilon")
@@ -888,6 +910,7 @@ def release_laplace(
         noise_scale,
         _laplace_flat,
         full_output,
+        n_values,
     )
 
 
@@ -935,7 +958,8 @@ input.""",
 True""",
 )
 def release_gaussian(
-    values, l2_sensitivity, rho, random_state, *, grid=None, full_output=False
+    values, l2_sensitivity, rho, random_state, *, grid=None, full_output=False,
+    n_values=None,
 ):
     l2_sensitivity = check_positive(l2_sensitivity, "l2_sensitivity")
     rho = check_positive(rho, "rho")
@@ -951,4 +975,5 @@ def release_gaussian(
         noise_scale,
         _gaussian_flat,
         full_output,
+        n_values,
     )

@@ -10,7 +10,7 @@ said with ``weight_kind`` (:func:`similarity_to_distance`).
 
 from ._config import check_dense_memory, config_context, get_config, set_config
 from ._graph import check_adjacency, check_graph, from_networkx, to_networkx
-from ._random import check_random_state, secure_generator
+from ._random import check_random_state, keyed_generator, secure_generator
 from ._sparse import (
                       directed_csr,
                       edges_to_csr,
@@ -51,6 +51,7 @@ __all__ = [
     "pair_from_index",
     "check_random_state",
     "secure_generator",
+    "keyed_generator",
     "check_int",
     "check_real",
     "check_positive",
