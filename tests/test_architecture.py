@@ -27,6 +27,7 @@ LAYERS = {
     "edge_dp": 2,
     "graphs": 2,
     "metrics": 3,
+    "distributed": 3,
     "cluster": 4,
     "datasets": 5,
     "plotting": 5,
@@ -84,7 +85,7 @@ def test_imports_flow_one_way(path):
 def test_every_subpackage_exports_its_names_once():
     homes = {}
     for sub in ["exceptions", "utils", "privacy", "tree", "edge_dp", "graphs", "cluster",
-                "metrics", "datasets"]:
+                "metrics", "datasets", "distributed"]:
         module = importlib.import_module(f"skdpgraph.{sub}")
         for name in module.__all__:
             assert hasattr(module, name), f"skdpgraph.{sub}.{name} is in __all__ but missing"

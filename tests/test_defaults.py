@@ -8,7 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.datasets import load_iris
+from sklearn.datasets import load_iris, make_blobs
 from sklearn.metrics import adjusted_rand_score
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.pipeline import make_pipeline
@@ -31,7 +31,8 @@ from skdpgraph.graphs import (
     SimilarityToDistance,
     StructuralDistance,
 )
-from skdpgraph.privacy import signal_epsilon, tree_release_noise
+from skdpgraph.privacy import (SIGNAL_SHARE, selection_spread, signal_epsilon,
+                               tree_release_noise)
 from skdpgraph.tree import TREE_MECHANISMS, choose_tree_mechanism
 from skdpgraph.utils import from_networkx, similarity_to_distance
 
@@ -136,35 +137,71 @@ def test_auto_reaches_the_frontier_on_the_uai_moons():
 
 def test_signal_epsilon_closed_forms():
     common = dict(sensitivity=0.1, neighborhood="l1", n_tree_edges=99, n_edges=2309)
+    spread = math.log(2 * 2309 / 100 / 2)  # ln(d / 2), d the mean degree
+    assert selection_spread(2309, 99) == pytest.approx(spread)
+    assert selection_spread(150, 99) == 1.0  # sparse graphs: one noise scale
     # Laplace-MST: scale mu / eps; PAMST with half the budget: 2 k mu / (eps / 2).
-    assert signal_epsilon("laplace", weight_range=1.0, **common) == pytest.approx(0.1)
+    assert signal_epsilon("laplace", weight_range=1.0, **common) == \
+        pytest.approx(0.1 * spread / SIGNAL_SHARE)
+    # Topology mechanisms: the noise scale against the range.
     assert signal_epsilon("pamst", weight_range=1.0, **common) == pytest.approx(39.6)
     assert signal_epsilon("pamst", weight_range=2.0, **common) == pytest.approx(19.8)
     lin = dict(common, neighborhood="linf")
-    assert signal_epsilon("laplace", weight_range=1.0, **lin) == pytest.approx(230.9)
-    # At the threshold the noise equals the range, for every mechanism.
+    assert signal_epsilon("laplace", weight_range=1.0, **lin) == \
+        pytest.approx(230.9 * spread / SIGNAL_SHARE)
+    # At the threshold the noise is the allowance: for Laplace-MST the shift of
+    # the kept weights is the share of the range, for the others the range.
     for name in ("laplace", "pamst", "exponential", "input_perturbation", "noisy_max_prim"):
         for kw in (common, lin):
             eps = signal_epsilon(name, weight_range=1.0, **kw)
-            assert tree_release_noise(name, epsilon=eps, **kw) == pytest.approx(1.0)
-    # zCDP: the noise at rho(eps*, delta) is the range.
+            noise = tree_release_noise(name, epsilon=eps, **kw)
+            if name == "laplace":
+                assert noise * spread == pytest.approx(SIGNAL_SHARE)
+            else:
+                assert noise == pytest.approx(1.0)
+    # zCDP: the noise at rho(eps*, delta) is the allowance.
     from skdpgraph.privacy import approx_dp_to_zcdp
     eps = signal_epsilon("input_perturbation", weight_range=1.0, accounting="zcdp",
                          delta=1e-6, **lin)
     rho = approx_dp_to_zcdp(eps, 1e-6)
-    assert tree_release_noise("input_perturbation", rho=rho, **lin) == pytest.approx(1.0, rel=1e-3)
+    assert tree_release_noise("input_perturbation", rho=rho, **lin) == \
+        pytest.approx(1.0, rel=1e-3)
 
 
-def test_noise_dominates_warning_only_below_the_threshold():
-    data = make_homogeneous_moons(random_state=0)
+def _warned(model, graph):
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        model.fit(graph)
+    return any(issubclass(w.category, NoiseDominatesWarning) for w in seen)
+
+
+def test_noise_dominates_warning_on_both_sides():
+    # Warned: releases that return noise (measured: ARI 0.00, or one cluster per
+    # node); silent: releases that recover what DBMSTClu finds without privacy.
+    moons = make_homogeneous_moons(random_state=0)
     kw = dict(sensitivity=0.1, weight_bounds=(0, 1), metric="precomputed", random_state=0)
-    with pytest.warns(NoiseDominatesWarning, match=r"from epsilon = 39\.6"):
-        PrivateMSTClustering(epsilon=20, tree_mechanism="pamst", **kw).fit(data.graph)
-    with pytest.warns(NoiseDominatesWarning, match=r"from epsilon = 0\.1 "):
-        PrivateMSTClustering(epsilon=0.05, **kw).fit(data.graph)
+    X, _ = make_blobs(1000, centers=4, random_state=0)
+    blobs = PrivateMSTClustering(epsilon=1.0, random_state=0)  # the defaults
     with warnings.catch_warnings():
-        warnings.simplefilter("error", NoiseDominatesWarning)
-        PrivateMSTClustering(epsilon=1.0, **kw).fit(data.graph)
+        warnings.simplefilter("ignore", PrivacyLeakWarning)
+        assert _warned(blobs, X)
+    assert blobs.n_clusters_ > 100  # the release is noise: mostly singletons
+    for eps in (0.1, 1.0):
+        model = PrivateMSTClustering(epsilon=eps, tree_mechanism="laplace", **kw)
+        assert _warned(model, moons.graph)
+        assert adjusted_rand_score(moons.labels, model.labels_) < 0.1
+    with pytest.warns(NoiseDominatesWarning, match=r"from epsilon = 39\.6"):
+        PrivateMSTClustering(epsilon=20, tree_mechanism="pamst", **kw).fit(moons.graph)
+    for eps in (3.0, 10.0):
+        model = PrivateMSTClustering(epsilon=eps, tree_mechanism="laplace", **kw)
+        assert not _warned(model, moons.graph)
+        assert adjusted_rand_score(moons.labels, model.labels_) > 0.9
+    Xt, yt = make_blobs(300, centers=3, cluster_std=0.5, random_state=1)
+    tight = PrivateMSTClustering(epsilon=1.0, sensitivity=1.0, weight_bounds=(0, 32),
+                                 random_state=0)
+    assert not _warned(tight, Xt)
+    plain = DBMSTClu().fit(Xt)
+    assert adjusted_rand_score(yt, tight.labels_) >= adjusted_rand_score(yt, plain.labels_) - 0.05
 
 
 # ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ docscrape = pytest.importorskip("numpydoc.docscrape")
 SUBPACKAGES = ["skdpgraph", "skdpgraph.utils", "skdpgraph.privacy", "skdpgraph.tree",
                "skdpgraph.edge_dp", "skdpgraph.graphs", "skdpgraph.cluster",
                "skdpgraph.metrics", "skdpgraph.datasets", "skdpgraph.exceptions",
-               "skdpgraph.plotting"]
+               "skdpgraph.plotting", "skdpgraph.distributed"]
 #: ``{{`` anywhere (``fill_doc``'s ``{{name}}``), or a ``{name}`` field of
 #: ``doc_template`` (a word in braces; ``{u}`` of one letter is set notation).
 _PLACEHOLDER = re.compile(r"\{\{|(?<![\w{])\{[A-Za-z_]\w+\}(?!\})")

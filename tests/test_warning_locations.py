@@ -140,3 +140,22 @@ def test_every_warning_class_is_triggered_here():
     classes = {getattr(exceptions, name) for name in exceptions.__all__}
     warning_classes = {c for c in classes if issubclass(c, Warning)}
     assert warning_classes == {case[1] for case in CASES}
+
+
+@pytest.mark.parametrize("bounds, category", [(None, PrivacyLeakWarning),
+                                              ((0.0, 1.0), DataDependentWarning)])
+def test_warnings_of_a_dask_edge_table_point_at_the_callers_line(bounds, category):
+    dd = pytest.importorskip("dask.dataframe")
+    import pandas as pd
+
+    u = np.arange(29)
+    frame = dd.from_pandas(pd.DataFrame({"u": u, "v": u + 1,
+                                         "weight": np.linspace(0.1, 3.0, 29)}), npartitions=2)
+    model = PrivateMSTClustering(epsilon=1.0, sensitivity=0.01, weight_bounds=bounds,
+                                 metric="precomputed", random_state=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.fit(frame)
+    hits = [w for w in caught if w.category is category]
+    assert hits and all(w.filename == __file__ for w in hits), [
+        (w.category.__name__, w.filename, w.lineno) for w in caught]

@@ -5,6 +5,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.validation import validate_data
 
+from ..distributed import as_edge_table, is_edge_table
 from ..exceptions import ConstantWeightsWarning
 from ..utils import StageLogger, check_adjacency, check_graph
 from ..utils._config import data_dependent_warnings, warn_data_dependent
@@ -75,12 +76,39 @@ def check_graph_input(estimator, X):
     ``feature_names_in_`` (and forgets those of an earlier fit), as
     scikit-learn's estimators do.
     """
+    if is_edge_table(X):
+        table, n_nodes = check_edge_table(X, estimator.metric, estimator.weight_kind,
+                                          getattr(estimator, "verbose", 0))
+        # An edge table's columns are not features: only the names of an
+        # earlier fit are forgotten.
+        validate_data(estimator, table, skip_check_array=True, ensure_2d=False, reset=True)
+        return table, n_nodes
     graph = check_graph(X, estimator.metric, estimator.metric_params,
                         weight_kind=estimator.weight_kind)
     # Feature names only (ensure_2d=False skips the column count, which a
     # networkx graph does not have): X itself is checked above.
     validate_data(estimator, X, skip_check_array=True, ensure_2d=False, reset=True)
     return graph, _n_features(X, graph)
+
+
+def check_edge_table(X, metric="precomputed", weight_kind=None, verbose=0):
+    """A distributed edge table (Dask DataFrame or :class:`~skdpgraph.distributed.EdgeTable`)
+    as a validated ``EdgeTable``, and its node count (the ``n_features_in_``).
+
+    The one place where the clusterers hand a Dask input to
+    :mod:`skdpgraph.distributed`: its public topology is counted here, once
+    per table.
+    """
+    if metric != "precomputed":
+        raise ValueError(
+            "An edge table is a graph: fit it with metric='precomputed' "
+            f"(got metric={metric!r}).")
+    if weight_kind not in (None, "distance"):
+        raise ValueError(
+            "The weights of an edge table are read as distances; convert similarities "
+            "in the table first (e.g. frame.assign(weight=1 / frame.weight)).")
+    table = as_edge_table(X)
+    return table, table.topology(verbose).n_nodes
 
 
 def _n_features(X, graph):
@@ -105,22 +133,29 @@ def set_result_attributes(estimator, result, fields=None):
         setattr(estimator, name + "_", getattr(result, name))
 
 
-def warn_if_constant_weights(graph):
+def warn_if_constant_weights(graph, weight_range=None):
     """Emit a :class:`ConstantWeightsWarning` when all edge weights are equal.
 
     ``graph`` is canonical (:func:`skdpgraph.utils.check_graph`): a dense
-    complete graph (off-diagonal entries) or a sparse one (stored entries).
+    complete graph (off-diagonal entries) or a sparse one (stored entries);
+    or ``None`` with ``weight_range=(n_edges, low, high)`` for an edge table
+    whose weights were read elsewhere.
     """
     if not data_dependent_warnings():
         return
-    if sp.issparse(graph):
-        w = graph.data
+    if weight_range is not None:
+        n_edges, low, high = weight_range
     else:
-        w = graph[~np.eye(graph.shape[0], dtype=bool)]
-    if w.size < 2 or w.min() != w.max():
+        if sp.issparse(graph):
+            w = graph.data
+        else:
+            w = graph[~np.eye(graph.shape[0], dtype=bool)]
+        n_edges = w.size // 2
+        low, high = (w.min(), w.max()) if w.size else (0.0, 0.0)
+    if n_edges < 1 or low != high:
         return
     warn_data_dependent(
-        f"All {w.size // 2} edge weights of the graph are equal ({w[0]:g}): DBMSTClu "
+        f"All {n_edges} edge weights of the graph are equal ({low:g}): DBMSTClu "
         "has no signal to cut on and returns one cluster per node. For an unweighted "
         "graph use structural distances, make_pipeline(StructuralDistance(), "
         "<clusterer>(metric='precomputed')) with skdpgraph.graphs.StructuralDistance, "

@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
 
+from ..distributed import is_edge_table, table_spanning_forest
 from ..metrics._scores import dbcvi_from_labels
 from ..tree import check_tree, tree_from_graph
 from ..tree._rooted import root_forest
@@ -1584,10 +1585,14 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
         with log.stage("validation") as note:
             graph, n_features = check_graph_input(self, X)
             note(f"{graph.shape[0]} nodes")
-        warn_if_constant_weights(graph)
         self.n_features_in_ = n_features
         with log.stage("minimum spanning tree"):
-            tree = tree_from_graph(graph)
+            if is_edge_table(graph):  # the exact forest, computed on the cluster
+                tree = table_spanning_forest(graph, verbose=self.verbose)
+                warn_if_constant_weights(tree.tree)
+            else:
+                warn_if_constant_weights(graph)
+                tree = tree_from_graph(graph)
         with log.stage("cuts") as note:
             res = dbmstclu(tree)
             note(f"{res.n_clusters} clusters")

@@ -22,6 +22,7 @@ from sklearn.utils import check_array
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ..distributed import is_edge_table, release_table_forest, table_weight_max
 from ..exceptions import NoiseDominatesWarning
 from ..privacy import (
     TREE_NOISE_MECHANISMS,
@@ -33,10 +34,12 @@ from ..privacy import (
     data_weight_bounds,
     pamst_step_epsilon,
     plan_tree_release,
+    selection_spread,
     signal_epsilon,
     tree_release_noise,
 )
-from ..tree import choose_tree_mechanism, get_tree_mechanism, release_private_tree
+from ..tree import (TREE_MECHANISMS, choose_tree_mechanism, finish_tree_release,
+                    get_tree_mechanism, release_private_tree)
 from ..tree._weight_release import clip_graph_weights
 from ..utils import StageLogger, check_graph, check_random_state, weight_range
 from ..utils._docs import fill_doc
@@ -46,6 +49,7 @@ from ..utils._warnings import warn
 from ._base import (
     DBMSTCLU_FIELDS,
     GRAPH_INPUT_CONSTRAINTS,
+    check_edge_table,
     check_graph_input,
     set_result_attributes,
     warn_if_constant_weights,
@@ -103,7 +107,9 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
 
     The function form of :class:`PrivateMSTClustering` (which documents the
     parameters and the guarantee), on a graph: anything
-    :func:`skdpgraph.utils.check_graph` accepts with ``metric="precomputed"``.
+    :func:`skdpgraph.utils.check_graph` accepts with ``metric="precomputed"``,
+    or a distributed edge table (a Dask DataFrame or
+    :class:`skdpgraph.distributed.EdgeTable`).
     ``check_input=False`` skips that validation, for a graph that already
     is canonical (as the estimator passes it).
 
@@ -161,19 +167,31 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
         )
     bounds = None if weight_bounds is None else check_weight_bounds(weight_bounds)
     log = StageLogger(verbose, "PrivateMSTClustering")
+    distributed = is_edge_table(graph)
     with log.stage("validation") as note:
-        if check_input:
-            graph = check_graph(graph, metric="precomputed", what="graph")
-        note(f"{graph.shape[0]} nodes")
-    # |V| and |E| are public (the topology is), so is the choice.
-    n_nodes = graph.shape[0]
-    n_edges = graph.nnz // 2 if sp.issparse(graph) else n_nodes * (n_nodes - 1) // 2
+        if distributed:
+            graph, n_nodes = check_edge_table(graph, verbose=verbose)
+            n_edges = graph.topology().n_edges
+            note(f"{n_nodes} nodes, {n_edges} edges, {graph.npartitions} partitions")
+        else:
+            if check_input:
+                graph = check_graph(graph, metric="precomputed", what="graph")
+            note(f"{graph.shape[0]} nodes")
+            # |V| and |E| are public (the topology is), so is the choice.
+            n_nodes = graph.shape[0]
+            n_edges = graph.nnz // 2 if sp.issparse(graph) else n_nodes * (n_nodes - 1) // 2
     if tree_mechanism == "auto":
         tree_mechanism = choose_tree_mechanism(
             neighborhood=neighborhood, accounting=accounting, delta=delta, epsilon=epsilon,
             sensitivity=sensitivity, weight_bounds=bounds, n_nodes=n_nodes,
             n_edges=n_edges, tree_share=tree_share)
     mechanism = get_tree_mechanism(tree_mechanism)
+    if distributed and mechanism.edge_noise is None:
+        able = sorted(k for k, m in TREE_MECHANISMS.items() if m.edge_noise is not None)
+        raise ValueError(
+            f"tree_mechanism={tree_mechanism!r} needs the whole graph in one process and "
+            f"cannot run on a distributed edge table; the mechanisms that can are {able} "
+            "(and 'auto', which chooses among them).")
     plan = plan_tree_release(epsilon, accounting=accounting, delta=delta,
                              tree_share=tree_share,
                              releases_weights=mechanism.releases_weights,
@@ -184,18 +202,37 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
                                  neighborhood=neighborhood, n_nodes=n_nodes, n_edges=n_edges,
                                  accounting=accounting, delta=delta, tree_share=tree_share)
     charge(accountant, plan.epsilon_spent, plan.delta_spent)
-    warn_if_constant_weights(graph)
-    if bounds is None:
-        bounds = data_weight_bounds(np.array(weight_range(graph)))
-        _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
-                                 neighborhood=neighborhood, n_nodes=n_nodes, n_edges=n_edges,
-                                 accounting=accounting, delta=delta, tree_share=tree_share)
-    graph = clip_graph_weights(graph, bounds)
-    with log.stage(f"release ({tree_mechanism})") as note:
-        released = release_private_tree(graph, mechanism, plan, sensitivity=sensitivity,
-                                        neighborhood=neighborhood, weight_bounds=bounds,
-                                        random_state=rng)
-        note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}")
+    if distributed:
+        if bounds is None:
+            bounds = data_weight_bounds(np.array([table_weight_max(graph, verbose)]))
+            _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
+                                     neighborhood=neighborhood, n_nodes=n_nodes,
+                                     n_edges=n_edges, accounting=accounting, delta=delta,
+                                     tree_share=tree_share)
+        with log.stage(f"release ({tree_mechanism}, distributed)") as note:
+            out = release_table_forest(graph, mechanism, plan, sensitivity=sensitivity,
+                                       neighborhood=neighborhood, weight_bounds=bounds,
+                                       random_state=rng, verbose=verbose)
+            warn_if_constant_weights(None, weight_range=(n_edges, out.low, out.high))
+            released = finish_tree_release(out.tree, mechanism, plan,
+                                           sensitivity=sensitivity, neighborhood=neighborhood,
+                                           weight_bounds=bounds, random_state=rng)
+            note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}, "
+                 f"{out.report.rounds} rounds")
+    else:
+        warn_if_constant_weights(graph)
+        if bounds is None:
+            bounds = data_weight_bounds(np.array(weight_range(graph)))
+            _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
+                                     neighborhood=neighborhood, n_nodes=n_nodes,
+                                     n_edges=n_edges, accounting=accounting, delta=delta,
+                                     tree_share=tree_share)
+        graph = clip_graph_weights(graph, bounds)
+        with log.stage(f"release ({tree_mechanism})") as note:
+            released = release_private_tree(graph, mechanism, plan, sensitivity=sensitivity,
+                                            neighborhood=neighborhood, weight_bounds=bounds,
+                                            random_state=rng)
+            note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}")
     with log.stage("DBMSTClu") as note:
         res = dbmstclu(released)
         note(f"{res.n_clusters} clusters")
@@ -210,10 +247,11 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
 
 def _warn_if_noise_dominates(mechanism, epsilon, bounds, *, sensitivity, neighborhood,
                              n_nodes, n_edges, accounting, delta, tree_share):
-    """:class:`NoiseDominatesWarning` when the release's noise exceeds the weight range.
+    """:class:`NoiseDominatesWarning` below :func:`skdpgraph.privacy.signal_epsilon`.
 
     Reads public parameters only (with data-derived bounds, the coarse bounds
-    that the PrivacyLeakWarning has announced).
+    that are released in ``weight_bounds_`` and announced by the
+    PrivacyLeakWarning).
     """
     if mechanism not in TREE_NOISE_MECHANISMS:
         return
@@ -229,11 +267,19 @@ def _warn_if_noise_dominates(mechanism, epsilon, bounds, *, sensitivity, neighbo
         scale = tree_release_noise(mechanism, rho=approx_dp_to_zcdp(epsilon, delta), **kwargs)
     else:
         scale = tree_release_noise(mechanism, epsilon=epsilon, **kwargs)
+    bounds_text = f"the width {width:.3g} of the weight bounds ({bounds[0]:g}, {bounds[1]:g})"
+    if mechanism == "laplace":
+        shift = scale * selection_spread(kwargs["n_edges"], kwargs["n_tree_edges"])
+        why = (f"a spanning tree keeps at each node about the smallest of its noisy weights, "
+               f"which then lie about {shift:.3g} below their values, more than a fifth of "
+               f"{bounds_text}")
+    else:
+        why = f"more than {bounds_text}, so the tree is close to a uniformly random one"
     warn(
         f"At epsilon={epsilon:g} the {mechanism!r} tree release adds noise of scale "
-        f"{scale:.3g} (in weight units), more than the width {width:.3g} of the weight "
-        f"bounds ({bounds[0]:g}, {bounds[1]:g}): the clustering is about what pure noise "
-        f"gives. This mechanism starts to carry signal from epsilon = {threshold:.3g} "
+        f"{scale:.3g} (in weight units); {why}: the clustering is about what noise "
+        "gives. This "
+        f"mechanism can carry signal from epsilon = {threshold:.3g} "
         f"(sensitivity={sensitivity:g}, neighborhood={neighborhood!r}, "
         f"{n_nodes} nodes, {n_edges} edges; public parameters only). Raise epsilon, "
         "check that sensitivity is not larger than needed, or use "
@@ -414,7 +460,8 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
     paper's settings (each of the ``|V| - 1`` steps gets ``epsilon / 2 /
     (|V| - 1)``); Laplace-MST is far more useful there, hence
     ``tree_mechanism="auto"``. When the noise of the chosen mechanism at
-    ``epsilon`` exceeds the width of the weight bounds, a
+    ``epsilon`` moves the weights a spanning tree keeps by more than a fifth
+    of the width of the weight bounds, a
     :class:`~skdpgraph.exceptions.NoiseDominatesWarning` gives the ``epsilon``
     from which it carries signal (:func:`skdpgraph.privacy.signal_epsilon`,
     public parameters only). A graph whose weights are all equal gets a
@@ -423,6 +470,17 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
     (or anything) by cross-validation on the private data spends privacy.
     A disconnected graph gives one tree per component; each component is
     clustered on its own, so clusters never span components.
+
+    **Graphs larger than one process.** ``X`` may be a Dask edge table
+    (:class:`skdpgraph.distributed.EdgeTable`, or a Dask DataFrame with
+    columns ``u``, ``v``, ``weight``; ``metric="precomputed"``). The
+    mechanisms that are noise on every edge followed by an exact minimum
+    spanning tree (``"laplace"``, ``"input_perturbation"``, hence every
+    choice of ``"auto"``) then run on the cluster: each partition draws its
+    noise with its own key, calibrated for the whole table, and only the
+    released tree (``n - 1`` edges) comes back to be cut here. The others
+    refuse such input. The budget is charged here, before any task reads a
+    weight. See ``docs/scale_out.md``.
 
     References
     ----------
@@ -486,9 +544,11 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like, sparse matrix or networkx.Graph
+        X : array-like, sparse matrix, networkx.Graph or edge table
             Features, or a graph with ``metric="precomputed"``
-            (see :func:`skdpgraph.check_graph`).
+            (see :func:`skdpgraph.check_graph`), or a distributed edge table
+            (a Dask DataFrame or :class:`skdpgraph.distributed.EdgeTable`,
+            with ``metric="precomputed"``; see the notes).
         y : ignored
 
         Returns

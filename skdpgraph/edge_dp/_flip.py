@@ -51,6 +51,7 @@ from ..privacy import (
     randomized_response_rates,
 )
 from ..utils import check_adjacency, check_int, check_random_state, check_real, index_dtype
+from ..utils._config import CHUNK_SIZE
 from ..utils._docs import fill_doc
 from ..utils._graph import (
     _adjacency_from_validated,
@@ -62,10 +63,6 @@ from ..utils._param_validation import HasMethods, Interval, fit_context
 from ..utils._validation import GraphInputTagsMixin
 from ._pig import check_s, pig_epsilon, pig_s_from_epsilon
 
-# Entries handled at once by the chunked loops: temporaries stay at a few
-# times this size whatever the graph (memory control).
-_CHUNK = 1 << 16
-
 
 def _first_pair(r, n):
     """Index of the first pair ``(r, r + 1)`` of row ``r`` (see :func:`pair_index`)."""
@@ -74,7 +71,7 @@ def _first_pair(r, n):
 
 def _row_chunks(indptr, chunk=None):
     """``(r0, r1)`` ranges of rows holding about ``chunk`` entries each (at least one row)."""
-    chunk = _CHUNK if chunk is None else chunk
+    chunk = CHUNK_SIZE if chunk is None else chunk
     n = indptr.size - 1
     r0 = 0
     while r0 < n:
@@ -160,8 +157,8 @@ def flip_pair_keys(edge_keys, n_pairs, p, random_state, *, sample_rate=1.0):
     edge_keys = np.asarray(edge_keys, dtype=np.int64)
     m = edge_keys.size
     keep = np.empty(m, dtype=bool)
-    for lo in range(0, m, _CHUNK):
-        hi = min(lo + _CHUNK, m)
+    for lo in range(0, m, CHUNK_SIZE):
+        hi = min(lo + CHUNK_SIZE, m)
         keep[lo:hi] = bernoulli_words(rates.keep, hi - lo, rng)
     kept = edge_keys[keep]
     del keep
@@ -170,11 +167,11 @@ def flip_pair_keys(edge_keys, n_pairs, p, random_state, *, sample_rate=1.0):
     added = bernoulli_process(n_pairs, rates.mark_scale, rates.thin, rng)
     if m:
         on_edge = np.empty(added.size, dtype=bool)
-        for lo in range(0, added.size, _CHUNK):
-            part = added[lo:lo + _CHUNK]
+        for lo in range(0, added.size, CHUNK_SIZE):
+            part = added[lo:lo + CHUNK_SIZE]
             pos = np.searchsorted(edge_keys, part)
             np.minimum(pos, m - 1, out=pos)
-            np.equal(edge_keys[pos], part, out=on_edge[lo:lo + _CHUNK])
+            np.equal(edge_keys[pos], part, out=on_edge[lo:lo + CHUNK_SIZE])
         added = added[~on_edge]
         del on_edge
     out = np.concatenate([kept, added])

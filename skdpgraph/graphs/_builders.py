@@ -38,7 +38,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..exceptions import DisconnectedGraphWarning
 from ..utils import check_dense_memory, check_graph, directed_csr, from_networkx, n_components
-from ..utils._config import warn_data_dependent
+from ..utils._config import CHUNK_SIZE, warn_data_dependent
 from ..utils._graph import _is_networkx_graph
 from ..utils._param_validation import Interval, StrOptions, fit_context
 
@@ -50,8 +50,6 @@ EXACT_METRICS = frozenset({
 })
 #: Metrics scikit-learn's neighbour search accepts with sparse features.
 _SPARSE_METRICS = frozenset({"euclidean", "l2", "manhattan", "cityblock", "l1", "cosine"})
-#: Pairs per chunk of the exact distance computation (bounds memory).
-_CHUNK = 1 << 16
 
 
 # ---------------------------------------------------------------------------
@@ -162,8 +160,8 @@ def _paired_distances(X, rows, Y, cols, metric, p, metric_params):
             out[k] = metric(Xd[rows[k]], Yd[cols[k]], **params)
         return out
     reduce = _reduce_sparse if sp.issparse(X) else _reduce_dense
-    for start in range(0, rows.size, _CHUNK):
-        sl = slice(start, start + _CHUNK)
+    for start in range(0, rows.size, CHUNK_SIZE):
+        sl = slice(start, start + CHUNK_SIZE)
         out[sl] = reduce(X[rows[sl]], Y[cols[sl]], kind, p)
     return out
 
@@ -172,7 +170,7 @@ def _pairwise_distances(X, Y, metric, p, metric_params):
     """Full ``(len(X), len(Y))`` matrix of exact, symmetric distances."""
     n_q, n_f = X.shape[0], Y.shape[0]
     D = np.empty((n_q, n_f), dtype=np.float64)
-    step = max(1, _CHUNK // max(n_f, 1))
+    step = max(1, CHUNK_SIZE // max(n_f, 1))
     cols = np.arange(n_f)
     for start in range(0, n_q, step):
         stop = min(n_q, start + step)

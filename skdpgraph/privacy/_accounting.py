@@ -38,7 +38,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 
 from ..exceptions import BudgetError, DetachedAccountantError
-from ..utils import check_real
+from ..utils import check_positive, check_real
 
 #: Relative slack allowed when a spend lands exactly on the budget
 #: (sums of floats such as 0.1 + 0.2 must not overspend 0.3).
@@ -376,17 +376,13 @@ def charge(accountant, epsilon, delta):
 # zCDP
 # ---------------------------------------------------------------------------
 
-def _check_positive(value, name, *, allow_zero=True, allow_inf=False):
-    return check_real(value, name, low=0.0, low_open=not allow_zero, allow_inf=allow_inf)
-
-
 def pure_to_zcdp(epsilon):
     """zCDP parameter of a pure ``epsilon``-DP mechanism: ``epsilon**2 / 2``.
 
     Any ``epsilon``-DP mechanism is ``(epsilon**2 / 2)``-zCDP ([BS16],
     Proposition 1.4).
     """
-    epsilon = _check_positive(epsilon, "epsilon", allow_inf=True)
+    epsilon = check_positive(epsilon, "epsilon", allow_zero=True, allow_inf=True)
     return 0.5 * epsilon * epsilon
 
 
@@ -397,7 +393,7 @@ def exponential_mechanism_zcdp(epsilon):
     ``epsilon``-DP and, being ``epsilon``-bounded range, ``(epsilon**2 / 8)``-zCDP
     ([CR21], Lemma 3.2), four times less than the generic ``epsilon**2 / 2``.
     """
-    epsilon = _check_positive(epsilon, "epsilon", allow_inf=True)
+    epsilon = check_positive(epsilon, "epsilon", allow_zero=True, allow_inf=True)
     return 0.125 * epsilon * epsilon
 
 
@@ -406,7 +402,7 @@ def exponential_mechanism_epsilon(rho):
 
     The inverse of :func:`exponential_mechanism_zcdp`.
     """
-    return math.sqrt(8.0 * _check_positive(rho, "rho", allow_zero=False))
+    return math.sqrt(8.0 * check_positive(rho, "rho"))
 
 
 def gaussian_zcdp(l2_sensitivity, sigma):
@@ -426,8 +422,8 @@ def gaussian_zcdp(l2_sensitivity, sigma):
     -------
     float
     """
-    l2_sensitivity = _check_positive(l2_sensitivity, "l2_sensitivity")
-    sigma = _check_positive(sigma, "sigma", allow_zero=False, allow_inf=True)
+    l2_sensitivity = check_positive(l2_sensitivity, "l2_sensitivity", allow_zero=True)
+    sigma = check_positive(sigma, "sigma", allow_inf=True)
     ratio = l2_sensitivity / sigma if sigma < math.inf else 0.0
     if ratio > 1e154:  # its square overflows: no privacy to speak of
         return math.inf
@@ -495,7 +491,7 @@ def zcdp_to_approx_dp(rho, delta, *, method="cks"):
     >>> zcdp_to_approx_dp(0.5, 1e-5) < 5.2985
     True
     """
-    rho = _check_positive(rho, "rho", allow_inf=True)
+    rho = check_positive(rho, "rho", allow_zero=True, allow_inf=True)
     delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
     if method not in ("cks", "bun_steinke"):
         raise ValueError(f"method must be 'cks' or 'bun_steinke'; got {method!r}.")
@@ -541,7 +537,7 @@ def approx_dp_to_zcdp(epsilon, delta, *, method="cks"):
     >>> zcdp_to_approx_dp(rho, 1e-6) <= 1.0
     True
     """
-    epsilon = _check_positive(epsilon, "epsilon", allow_zero=False, allow_inf=True)
+    epsilon = check_positive(epsilon, "epsilon", allow_inf=True)
     delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
     if method not in ("cks", "bun_steinke"):
         raise ValueError(f"method must be 'cks' or 'bun_steinke'; got {method!r}.")

@@ -39,13 +39,12 @@ from typing import NamedTuple
 import numpy as np
 
 from ..utils import check_real
+from ..utils._config import CHUNK_SIZE
 from ._noise import MAX_SCALE, _contexts, _div_iv, _exp_neg_iv, _laplace_block, _laplace_params
 
 _U64_MAX = (1 << 64) - 1
 # Digits of the decimal enclosures: far below the 2**-64 resolution of the words.
 _PREC = 60
-# Draws per vectorised block of the Bernoulli process.
-_CHUNK = 1 << 16
 
 
 class RandomizedResponseRates(NamedTuple):
@@ -301,7 +300,7 @@ def bernoulli_process(n, scale, thin, random_state):
     while position < n - 1:
         left = n - 1 - position  # positions after the last mark
         mean = left * rate
-        block = int(min(mean + 4.0 * math.sqrt(mean) + 64.0, 16 * _CHUNK))
+        block = int(min(mean + 4.0 * math.sqrt(mean) + 64.0, 16 * CHUNK_SIZE))
         magnitude = np.empty(block, dtype=np.int64)
         _laplace_block(params, random_state, magnitude, signed=False)
         # Given K != 0, |K| = 1 + G with G geometric of ratio exp(-1/scale):

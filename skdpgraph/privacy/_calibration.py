@@ -507,23 +507,89 @@ def tree_release_noise(mechanism, *, sensitivity, neighborhood, n_tree_edges, n_
     return max(tree, weights)
 
 
+#: A release can carry signal when the noise a spanning tree picks up stays
+#: within this share of the weight range (see :func:`signal_epsilon`).
+SIGNAL_SHARE = 0.2
+
+
+def selection_spread(n_edges, n_tree_edges):
+    """How far below its weight the noisy weight a spanning tree keeps lies, in noise scales.
+
+    A spanning tree of noisy weights keeps, at each node, about the smallest
+    of its ``d / 2`` incident noisy weights (``d = 2 |E| / |V|``, the mean
+    degree); the smallest of ``m`` draws of a noise of scale ``b`` (Laplace,
+    Gumbel) lies about ``b ln(m)`` below the centre. Returns
+    ``max(1, ln(d / 2))``, from public sizes only.
+
+    Parameters
+    ----------
+    n_edges : int
+        ``|E|``.
+    n_tree_edges : int
+        Edges of the spanning tree (``|V| - 1`` for a connected graph).
+
+    Returns
+    -------
+    float
+    """
+    degree = 2.0 * max(int(n_edges), 1) / (max(int(n_tree_edges), 1) + 1)
+    return max(1.0, math.log(degree / 2.0))
+
+
+def signal_allowance(mechanism, weight_range, n_edges, n_tree_edges):
+    """Largest noise scale with which a tree release can still carry signal.
+
+    Laplace-MST releases the noisy weights of the tree it keeps, and a
+    spanning tree keeps at each node about the smallest of its incident noisy
+    weights, which then lie about ``b * selection_spread(|E|, |V| - 1)`` below
+    their values (``b`` the noise scale): that shift must stay within
+    ``SIGNAL_SHARE = 0.2`` of ``weight_range``. The topology mechanisms
+    release the tree's weights separately (Weight-Release), and their tree is
+    close to a uniformly random one once the noise scale exceeds
+    ``weight_range``. Public sizes only.
+
+    Parameters
+    ----------
+    mechanism : str
+        As for :func:`tree_release_noise`.
+    weight_range : float
+        ``high - low`` of the weight bounds.
+    n_edges, n_tree_edges : int
+        ``|E|``, and the edges of the spanning tree (``|V| - 1`` for a
+        connected graph).
+
+    Returns
+    -------
+    float
+    """
+    if mechanism == "laplace":
+        return SIGNAL_SHARE * weight_range / selection_spread(n_edges, n_tree_edges)
+    return weight_range
+
+
 def signal_epsilon(mechanism, *, weight_range, sensitivity, neighborhood, n_tree_edges,
                    n_edges, accounting="pure", delta=None, tree_share=0.5):
-    """Smallest budget at which a tree release's noise is within the weight range.
+    """Smallest budget at which a tree release can carry signal, from public parameters.
 
-    Below it, the noise scale of :func:`tree_release_noise` exceeds
-    ``weight_range`` (the width ``high - low`` of the public weight bounds):
-    the noise then swamps every difference between weights, the released
-    tree is close to a uniformly random one (or its weights to noise) and
-    DBMSTClu's clusters are about what pure noise gives. It is a necessary
-    condition for a useful release, not a sufficient one: how far above it
-    the clusters appear is measured in ``docs/private_trees.md``, section 5.
-    Computed from public parameters only.
+    Below it the noise of scale ``b`` (:func:`tree_release_noise`: the
+    Laplace scale of Laplace-MST; the Gumbel scale of the steps or ``1 / c``
+    of the exponential mechanism; the Weight-Release noise) exceeds
+    :func:`signal_allowance`: for Laplace-MST, the weights the tree keeps lie
+    about ``b * ln(d / 2)`` below their values (``d`` the mean degree) and
+    that exceeds a fifth of ``weight_range``; for the topology mechanisms,
+    ``b`` exceeds ``weight_range`` and the tree is close to a uniformly random
+    one. DBMSTClu's clusters are then about what noise gives (one cluster per
+    node, or clusters of no meaning).
+
+    The share was set on measured releases (``docs/private_trees.md``,
+    "When the release carries no signal"). It is a necessary condition for a
+    useful release, not a sufficient one: whether clusters survive also
+    depends on their separation, which is private.
 
     Every noise scale is proportional to ``1 / epsilon`` under pure
     accounting and to ``1 / sqrt(rho)`` under zCDP, so the threshold is in
-    closed form: ``epsilon* = epsilon * scale(epsilon) / range``, or
-    ``rho* = rho * (scale(rho) / range)**2`` converted to
+    closed form: ``epsilon* = b(1) / allowance``, or
+    ``rho* = (b(rho=1) / allowance)**2`` converted to
     ``(epsilon*, delta)``-DP with :func:`zcdp_to_approx_dp`.
 
     Parameters
@@ -531,7 +597,7 @@ def signal_epsilon(mechanism, *, weight_range, sensitivity, neighborhood, n_tree
     mechanism : str
         As for :func:`tree_release_noise`.
     weight_range : float
-        ``high - low`` of the public weight bounds (> 0).
+        ``high - low`` of the weight bounds (> 0).
     sensitivity, neighborhood, n_tree_edges, n_edges
         As for :func:`tree_release_noise`.
     accounting : {"pure", "zcdp"}, default="pure"
@@ -551,20 +617,21 @@ def signal_epsilon(mechanism, *, weight_range, sensitivity, neighborhood, n_tree
     >>> from skdpgraph.privacy import signal_epsilon
     >>> common = dict(weight_range=1.0, sensitivity=0.1, neighborhood="l1",
     ...               n_tree_edges=99, n_edges=2309)
+    >>> round(signal_epsilon("laplace", **common), 2)  # 0.1 x ln(23.1) / 0.2
+    1.57
     >>> round(signal_epsilon("pamst", **common), 1)
     39.6
-    >>> round(signal_epsilon("laplace", **common), 2)
-    0.1
     """
     weight_range = check_real(weight_range, "weight_range", low=0.0, low_open=True)
     kwargs = dict(sensitivity=sensitivity, neighborhood=neighborhood,
                   n_tree_edges=n_tree_edges, n_edges=n_edges, tree_share=tree_share)
+    allowed = signal_allowance(mechanism, weight_range, n_edges, n_tree_edges)
     if accounting == "pure" or mechanism == "laplace":
-        return tree_release_noise(mechanism, epsilon=1.0, **kwargs) / weight_range
+        return tree_release_noise(mechanism, epsilon=1.0, **kwargs) / allowed
     if accounting != "zcdp":
         raise ValueError(f"accounting must be 'pure' or 'zcdp'; got {accounting!r}.")
     delta = check_delta(delta)
-    rho = (tree_release_noise(mechanism, rho=1.0, **kwargs) / weight_range) ** 2
+    rho = (tree_release_noise(mechanism, rho=1.0, **kwargs) / allowed) ** 2
     return zcdp_to_approx_dp(rho, delta)
 
 

@@ -10,7 +10,7 @@ said with ``weight_kind`` (:func:`similarity_to_distance`).
 
 from ._config import check_dense_memory, config_context, get_config, set_config
 from ._graph import check_adjacency, check_graph, from_networkx, to_networkx
-from ._random import check_random_state, secure_generator
+from ._random import check_random_state, keyed_generator, secure_generator
 from ._sparse import (
                       directed_csr,
                       edges_to_csr,
@@ -22,7 +22,7 @@ from ._sparse import (
                       pair_index,
                       weight_range,
 )
-from ._validation import check_int, check_real
+from ._validation import check_int, check_positive, check_real
 from ._verbose import StageLogger
 from ._weights import (
                       SIMILARITY_CONVERSIONS,
@@ -51,8 +51,10 @@ __all__ = [
     "pair_from_index",
     "check_random_state",
     "secure_generator",
+    "keyed_generator",
     "check_int",
     "check_real",
+    "check_positive",
     "WEIGHT_KINDS",
     "SIMILARITY_CONVERSIONS",
     "check_weight_kind",

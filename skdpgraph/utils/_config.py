@@ -10,6 +10,11 @@ import numpy as np
 from ..exceptions import DataDependentWarning, DenseMemoryError
 from ._warnings import warn
 
+#: Entries handled at once by the chunked loops of the library (sparse
+#: sampling, exact distances, noise blocks): temporaries stay at a few times
+#: this size whatever the input, and each block stays in cache.
+CHUNK_SIZE = 1 << 16
+
 _state = threading.local()
 _DEFAULTS = {"max_dense_memory": 4 * 2**30}
 #: Environment variable giving the default of ``data_dependent_warnings`` in

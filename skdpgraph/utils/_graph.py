@@ -32,7 +32,7 @@ from sklearn.metrics import pairwise_distances
 from sklearn.utils import check_array
 
 from ..exceptions import WeightMeaningWarning
-from ._config import check_dense_memory, data_dependent_warnings, warn_data_dependent
+from ._config import CHUNK_SIZE, check_dense_memory, data_dependent_warnings, warn_data_dependent
 from ._sparse import edges_to_csr, graph_edges, index_dtype
 from ._weights import (
     check_weight_kind,
@@ -46,8 +46,6 @@ from ._weights import (
 SYMMETRY_RTOL = 1e-8
 
 
-# Entries per chunk of the chunked checks (memory control).
-_CHUNK = 1 << 16
 
 
 def _check_dtype(dtype, what):
@@ -172,10 +170,10 @@ def _canonical_sparse(A, what):
         # The largest |G - G.T| (first position of it), in chunks: no
         # temporary of the size of the data (memory control).
         max_diff, k = -1.0, 0
-        buf = np.empty(min(G.nnz, _CHUNK))
-        for lo in range(0, G.nnz, _CHUNK):
-            part = G.data[lo:lo + _CHUNK]
-            diff = np.subtract(part, T.data[lo:lo + _CHUNK], out=buf[:part.size])
+        buf = np.empty(min(G.nnz, CHUNK_SIZE))
+        for lo in range(0, G.nnz, CHUNK_SIZE):
+            part = G.data[lo:lo + CHUNK_SIZE]
+            diff = np.subtract(part, T.data[lo:lo + CHUNK_SIZE], out=buf[:part.size])
             np.abs(diff, out=diff)
             at = int(diff.argmax())
             if diff[at] > max_diff:

@@ -64,6 +64,33 @@ def check_real(value, name, *, low=None, high=None, low_open=False, high_open=Fa
     return out
 
 
+def check_positive(value, name, *, allow_zero=False, allow_inf=False, low=None, high=None):
+    """``value`` as a float ``> 0`` (``>= 0`` with ``allow_zero``), finite unless
+    ``allow_inf``, and within ``[low, high]`` when those are given.
+
+    The one checker of positive scalars (scales, budgets, sensitivities):
+    :func:`check_real` with the lower bound at 0.
+
+    Parameters
+    ----------
+    value : object
+    name : str
+        Parameter name used in the messages.
+    allow_zero, allow_inf : bool, default=False
+        Accept 0, and infinity.
+    low, high : float, default=None
+        Further bounds (None: none).
+
+    Returns
+    -------
+    float
+    """
+    value = check_real(value, name, low=0.0, low_open=not allow_zero, allow_inf=allow_inf)
+    if (low is not None and value < low) or (high is not None and value > high):
+        return check_real(value, name, low=low, high=high, allow_inf=allow_inf)
+    return value
+
+
 def check_int(value, name, minimum=None, maximum=None):
     """``value`` as an int in ``[minimum, maximum]``.
 
