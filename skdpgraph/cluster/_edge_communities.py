@@ -17,7 +17,8 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
 
-from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES, _flip_release
+from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES
+from ..edge_dp._perturbation import _flip_release
 from ..edge_dp._power import _noisy_power
 from ..edge_dp._spectral import _check_n_clusters, _check_refine, _kmeans, _spectral_canonical
 from ..privacy import (

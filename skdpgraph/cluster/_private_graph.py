@@ -3,7 +3,8 @@
 import numpy as np
 from sklearn.base import ClusterMixin, clone, is_clusterer
 
-from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES, _BaseEdgeFlip, _resolve_privacy
+from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES
+from ..edge_dp._perturbation import _BaseEdgeFlip, _resolve_privacy
 from ._base import AdjacencyInputMixin
 from ._scan import SCAN
 from ..utils._docs import fill_doc

@@ -38,12 +38,17 @@ from ..privacy import (
     signal_epsilon,
     tree_release_noise,
 )
-from ..tree import (TREE_MECHANISMS, choose_tree_mechanism, finish_tree_release,
-                    get_tree_mechanism, release_private_tree)
+from ..tree import (
+    TREE_MECHANISMS,
+    choose_tree_mechanism,
+    finish_tree_release,
+    get_tree_mechanism,
+    release_private_tree,
+)
 from ..tree._weight_release import clip_graph_weights
 from ..utils import StageLogger, check_graph, check_random_state, weight_range
 from ..utils._docs import fill_doc
-from ..utils._graph import _is_networkx_graph
+from ..utils._networkx import _is_networkx_graph
 from ..utils._param_validation import HasMethods, Interval, StrOptions, fit_context
 from ..utils._warnings import warn
 from ._base import (

@@ -39,7 +39,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..exceptions import DisconnectedGraphWarning
 from ..utils import check_dense_memory, check_graph, directed_csr, from_networkx, n_components
 from ..utils._config import CHUNK_SIZE, warn_data_dependent
-from ..utils._graph import _is_networkx_graph
+from ..utils._networkx import _is_networkx_graph
 from ..utils._param_validation import Interval, StrOptions, fit_context
 
 #: Metrics whose distances this module recomputes exactly and symmetrically

@@ -9,7 +9,8 @@ said with ``weight_kind`` (:func:`similarity_to_distance`).
 """
 
 from ._config import check_dense_memory, config_context, get_config, set_config
-from ._graph import check_adjacency, check_graph, from_networkx, to_networkx
+from ._graph import check_adjacency, check_graph
+from ._networkx import from_networkx, to_networkx
 from ._random import check_random_state, keyed_generator, secure_generator
 from ._sparse import (
                       directed_csr,

@@ -169,3 +169,29 @@ class GraphInputTagsMixin:
         if tags.transformer_tags is not None:
             tags.transformer_tags.preserves_dtype = ["float64"]
         return tags
+
+
+def check_n_nodes(n):
+    """At least two nodes (a graph of fewer has nothing to cluster)."""
+    if n < 2:
+        raise ValueError(
+            f"A graph needs at least 2 nodes; got {n} node(s) "
+            f"(n_samples={n}, i.e. {n} sample)."
+        )
+
+
+def check_weight_values(values, what):
+    """Finite, non-negative weights (distances), with the count of bad ones."""
+    if values.size == 0:
+        return
+    if not np.all(np.isfinite(values)):
+        n_bad = int(np.count_nonzero(~np.isfinite(values)))
+        raise ValueError(
+            f"{what} contains {n_bad} NaN or infinite weight(s); weights must "
+            "be finite."
+        )
+    if values.min() < 0:
+        raise ValueError(
+            f"Negative values in data: {what} contains negative weights "
+            f"(smallest {values.min():g}); weights are distances and must be >= 0."
+        )
