@@ -2,6 +2,7 @@
 
 import re
 import runpy
+import subprocess
 import sys
 
 import numpy as np
@@ -301,3 +302,11 @@ def test_every_graph_clusterer_takes_verbose(capsys):
         name = type(model).__name__
         assert f"[{name}] validation:" in err and "(60 nodes," in err
         assert f"[{name}] fit:" in err and "clusters)" in err
+
+
+def test_main_job_runs_as_the_readme_says():
+    # The README's first command (its code blocks run in tests/integration/test_docs.py).
+    out = subprocess.run([sys.executable, "-m", "skdpgraph", "--runs", "2", "--epsilons", "5"],
+                         capture_output=True, text=True, timeout=300, check=True).stdout
+    assert "DBMSTClu" in out and "ARI 1.000" in out
+    assert "pamst" in out and "laplace" in out
