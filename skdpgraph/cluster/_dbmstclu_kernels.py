@@ -38,13 +38,14 @@ from numba import njit
 
 BLOCK = 16  # positions per leaf of the segment tree
 DEAD, ROOT, HIGH, LOW, LEAF = 0, 1, 2, 3, 4  # kinds of positions; HIGH/LOW: inner nodes
-FIND_EDGE, FIND_CUT = 0, 1  # _find: a live position with edge >= value / cut <= value
+FIND_EDGE, FIND_CUT, FIND_LIVE = 0, 1, 2  # _find: a live position with edge >= value /
+# cut <= value / any
 INF = np.inf
 CHAIN, BISECT, DFS, PATH, FIND = 64, 256, 1024, 2048, 3000  # areas of the int buffer
 KEYS, CACHE, CACHED = 64, 256, 48  # areas of the float buffer: stack keys, evaluations
 
 POSITION = np.dtype([("bound", "f8"), ("subtree", "i4"), ("rank", "i4"), ("node", "i4"),
-                     ("end", "i4"), ("parent", "i4")], align=True)
+                     ("end", "i4"), ("parent", "i4")])
 QUERY = np.dtype([("count", "i4"), ("edge", "f8"), ("cut", "f8")], align=True)
 SEARCH = np.dtype([("rank", "i4"), ("subtree", "i4"), ("leaf_rank", "i4"), ("high_rank", "i4"),
                    ("leaf", "f8"), ("leaf_next", "f8"), ("high", "f8"), ("high_next", "f8"),
@@ -58,8 +59,9 @@ FRAME = np.dtype([("lo", "i8"), ("hi", "i8"), ("n", "i8"), ("term", "f8"), ("tol
                   ("last_s", "f8"), ("stable", "i8"), ("cut", "i8"), ("cut_end", "i8"),
                   ("cut_max", "f8"), ("cut_min", "f8"), ("cut_weight", "f8"),
                   ("cut_parent", "i8")], align=True)
-RECORD = np.dtype([("gain", "f8"), ("rank", "i4"), ("child_a", "i4"), ("child_b", "i4")],
-                  align=True)
+RECORD = np.dtype([("gain", "f8"), ("rank", "i4"), ("child_a", "i4"), ("child_b", "i4")])
+
+
 
 
 def _kernel(**options):
@@ -175,17 +177,19 @@ def _refresh(t, a, b):
 
 
 @_kernel()
-def _kill(t, a, b):
-    """Positions ``[a, b)`` become dead."""
+def _kill(t, a, b, buf):
+    """The live positions of ``[a, b)`` become dead (dead stretches are skipped)."""
     edge, cut, kind, pos, query, search, leaves = t
-    if b <= a:
-        return
-    for block in range(a // BLOCK, (b - 1) // BLOCK + 1):
-        if query[leaves + block].count:
-            for i in range(max(a, block * BLOCK), min(b, block * BLOCK + BLOCK)):
-                edge[i], cut[i], kind[i] = -INF, INF, DEAD
-            _refresh_leaf(edge, cut, kind, pos, query, search, leaves, block)
-    _pull_range(t, a // BLOCK, (b - 1) // BLOCK)
+    while True:
+        i = _find(t, a, b, FIND_LIVE, 0.0, False, buf)
+        if i < 0:
+            return
+        block = i // BLOCK
+        for j in range(i, min(b, block * BLOCK + BLOCK)):
+            edge[j], cut[j], kind[j] = -INF, INF, DEAD
+        _refresh_leaf(edge, cut, kind, pos, query, search, leaves, block)
+        _pull_range(t, block, block)
+        a = block * BLOCK + BLOCK
 
 
 @_kernel()
@@ -222,20 +226,23 @@ def _scan(edge, cut, kind, a, b, mode, value, last):
     or cut <= value (``FIND_CUT``); -1 if none."""
     for j in range(b - a):
         i = b - 1 - j if last else a + j
-        if kind[i] != DEAD and (edge[i] >= value if mode == FIND_EDGE else cut[i] <= value):
+        if kind[i] != DEAD and (mode == FIND_LIVE or (edge[i] >= value if mode == FIND_EDGE
+                                                      else cut[i] <= value)):
             return i
     return -1
 
 
 @_kernel()
 def _matches(query, k, mode, value):
+    if mode == FIND_LIVE:
+        return query[k].count > 0
     return query[k].edge >= value if mode == FIND_EDGE else query[k].cut <= value
 
 
 @_kernel()
 def _find(t, a, b, mode, value, last, buf):
-    """First (``last``: last) live position of ``[a, b)`` with edge >= value
-    (``FIND_EDGE``) or cut <= value (``FIND_CUT``); -1 if none."""
+    """First (``last``: last) live position of ``[a, b)`` with edge >= value (``FIND_EDGE``),
+    cut <= value (``FIND_CUT``) or any (``FIND_LIVE``); -1 if none."""
     edge, cut, kind, query, leaves = t[0], t[1], t[2], t[4], t[6]
     if b <= a:
         return -1
@@ -496,18 +503,26 @@ def _key(edge, kind, pos, query, search, k, i, phase, best, floor, tol, n, S, D,
 def _range_bound(t, ranges, first, end, lo, hi, n, D, slack):
     """Upper bound of the values of the strict ancestors of every edge of weight ``D`` at the
     position ranges ``ranges[first:end]`` (pairs, bottom-up; each range consecutive on a heavy
-    path, top first): their ``V_in <= V(p, D)``, and their rests hold the rest of the top."""
+    path, top first). Their ``V_in <= V(p, D)``; the rest of the top holds no edge of the
+    others' rests but its own, so ``V_out <= V(p, max(D_rest(top), p_top))`` below the top."""
+    edge, pos = t[0], t[3]
     top, bottom = ranges[end - 2], ranges[first + 1]
     p_high = inside = -INF
     for j in range(first, end, 2):
-        _, e, _, v = _aggregate(t, ranges[j], ranges[j + 1] + 1, True)
-        p_high, inside = max(p_high, e), max(inside, v)
-    n_top = _aggregate(t, top, t[3][top].end, False)[0]
-    n_bottom = _aggregate(t, bottom, t[3][bottom].end, False)[0]
-    inside = min(inside, n_bottom * (p_high / D - 1.0))
-    rest = max(_aggregate(t, lo, top, False)[1], _aggregate(t, t[3][top].end, hi, False)[1])
-    v = _side(p_high, INF, rest)
-    return inside + (n - (n_bottom if v >= 0.0 else n_top)) * v + slack
+        a = ranges[j] + (1 if j == end - 2 else 0)  # the top alone, below
+        if a <= ranges[j + 1]:
+            _, e, _, v = _aggregate(t, a, ranges[j + 1] + 1, True)
+            p_high, inside = max(p_high, e), max(inside, v)
+    n_top = _aggregate(t, top, pos[top].end, False)[0]
+    n_bottom = _aggregate(t, bottom, pos[bottom].end, False)[0]
+    rest = max(_aggregate(t, lo, top, False)[1], _aggregate(t, pos[top].end, hi, False)[1])
+    v = _side(edge[top], INF, rest)
+    bound = n_top * (edge[top] / D - 1.0) + (n - n_top) * v  # the top
+    if p_high > -INF:
+        inside = min(inside, n_bottom * (p_high / D - 1.0))
+        v = _side(p_high, INF, max(rest, edge[top]))
+        bound = max(bound, inside + (n - (n_bottom if v >= 0.0 else n_top)) * v)
+    return bound + slack
 
 
 @_kernel()
@@ -658,7 +673,7 @@ def _open(g, lo, hi, n, term, tol, forced, record, side, arena, theta, fref):
 
 @_kernel()
 def _cut(t, frames, depth, arena, i, record, best, nodes, edges, ptr, nbr, eid, weight, is_cut,
-         stack, order):
+         stack, order, work):
     """Make the cut above position ``i`` of the top frame's cluster. The larger side stays in
     the frame; the smaller one, if it has two nodes or more, is pushed as a new frame: a
     subtree in place, a rest laid out again at ``arena``. Returns the new depth and arena."""
@@ -677,13 +692,13 @@ def _cut(t, frames, depth, arena, i, record, best, nodes, edges, ptr, nbr, eid, 
         _refresh(t, up, up + 1)
         _refresh(t, i, i + 1)
         if s < 2:
-            _kill(t, i, end)
+            _kill(t, i, end, work)
             return depth, arena
         _open(frames[depth], i, end, s, best[4], f.tol, 0, record, 0, -1, f.theta, f.fref)
         return depth + 1, arena
     rest = pos[f.lo].node  # the rest: laid out again above; x becomes the root
-    _kill(t, f.lo, i)
-    _kill(t, end, f.hi)
+    _kill(t, f.lo, i, work)
+    _kill(t, end, f.hi, work)
     edge[i], cut[i], kind[i] = -INF, min(cut[i], w), ROOT
     _refresh(t, i, i + 1)
     f.lo, f.hi, f.n, f.term, f.record, f.side = i, end, s, best[4], record, 0
@@ -781,7 +796,7 @@ def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, stack
                 f.work = 0
             i = _search(t, f, nodes, work, best) if f.n >= 2 else -1
             if i < 0:
-                _kill(t, f.lo, f.hi)
+                _kill(t, f.lo, f.hi, work)
                 arena = f.arena if f.arena >= 0 else arena
                 depth -= 1
                 continue
@@ -794,7 +809,7 @@ def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, stack
             else:
                 records[f.record].child_b = n_records
             depth, arena = _cut(t, frames, depth, arena, i, n_records, best, nodes, edges, ptr, nbr,
-                                eid, weight, is_cut, stack, order)
+                                eid, weight, is_cut, stack, order, work)
             n_records += 1
         n_components += 1
     return n_records, n_components
@@ -906,13 +921,13 @@ def cut_sequence(n, edges, weights, tie_rtol):
     for name in ("leaf", "leaf_next", "high", "high_next", "low", "low_edge"):
         t[5][name] = -INF
     nodes = np.zeros(n, dtype=NODE)
-    ptr = np.empty(n + 1, dtype=np.int64)
+    ptr = np.empty(n + 1, dtype=np.int32 if 2 * m < 2**31 else np.int64)
     nbr, eid = np.empty(2 * m, dtype=np.int32), np.empty(2 * m, dtype=np.int32)
     is_cut = np.zeros(m, dtype=np.uint8)
-    stack, order = np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int64)
+    stack, order = np.empty(n, dtype=np.int32), np.empty(n, dtype=ptr.dtype)
     frames = np.zeros(80, dtype=FRAME)  # a frame's cluster is at most half the one below
     records = np.zeros(max(m, 1), dtype=RECORD)
-    components = np.zeros((n, 2), dtype=np.int64)
+    components = np.zeros((n - m, 2), dtype=np.int64)  # a forest has n - m components
     work, best = np.zeros(4096, dtype=np.int64), np.zeros(512)
     n_records, n_components = _clusters(t, n, edges, weights, tie_rtol, nodes, ptr, nbr, eid,
                                         is_cut, stack, order, frames, records, components,
