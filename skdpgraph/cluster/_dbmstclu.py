@@ -9,9 +9,6 @@ References
    Definitions 3.3-3.6 and Algorithm 1.
 """
 
-import heapq
-import math
-from array import array
 from typing import NamedTuple
 
 import numpy as np
@@ -19,7 +16,6 @@ from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
 
 from ..metrics._scores import dbcvi_from_labels
 from ..tree import check_tree, tree_from_graph
-from ..tree._rooted import root_forest
 from ..utils import StageLogger
 from ._base import (
     DBMSTCLU_FIELDS,
@@ -105,26 +101,22 @@ def dbmstclu(tree):
     for a tree it is exactly the index of [2].
 
     *Speed.* Cutting an edge of cluster C changes only C's term of the index
-    and no cut value in another cluster, so the greedy order does not decide
-    what a cluster does: the best cut of every cluster, and the two clusters
-    it makes, are found first (the tree of all splits whose gain is not
-    negative), and the greedy order is replayed over that tree with a heap.
-    Small clusters are evaluated many at a time with whole-array operations
-    (a DFS preorder makes every candidate's side a range, or a prefix plus a
-    suffix). A large cluster is evaluated once and then updated: a cut
-    changes the values of the ancestors of the cut edge only, and, while the
-    cluster's largest edge and smallest incident cut stay the same, the
-    other values are constant (cuts whose edge is at least the separation)
-    or only grow as the cluster shrinks (lighter cuts, bounded until the
-    cluster has lost an eighth of its nodes); a heap of the best values and
-    per-node counts of the subtree extremes keep each cut at
-    O(depth + size of the smaller side) whole-array work and O(log n) Python
-    steps (the ancestors of a cut are slices of a heavy-path decomposition,
-    and those whose extremes change are recomputed together as nested
-    ranges). The smaller side of each cut is moved out, the larger stays in
-    place. See ``docs/dbmstclu.md``.
+    and no cut value in another cluster, so the best cut of every cluster and
+    the two clusters it makes are found first, the smaller side of each cut
+    before the larger, and the greedy order is replayed over that tree of
+    splits. A cluster is laid out in a DFS preorder with heavy children first
+    (heavy-light decomposition): a candidate's subtree is a range of
+    positions, its rest a prefix plus a suffix, the ancestors of a node
+    O(log n) ranges. A segment tree over those positions keeps counts,
+    extremes and an upper bound of every candidate's value, and a branch and
+    bound over it finds the best cut exactly, ties included. The bounds stay
+    valid under a cut below a node that leaves the node's largest edge and
+    smallest cut as they were, so a cut makes only the ancestors whose
+    extremes it took be evaluated again, and no tree shape makes the work per
+    cut grow with the size of the cluster. The engine is compiled with numba
+    on first use. See ``docs/dbmstclu.md``.
     """
-    from ._dbmstclu_kernels import cut_sequence  # compiled on first use
+    from ._dbmstclu_kernels import cut_sequence  # numba: imported (and compiled) on first use
 
     tree = check_tree(tree)
     n, w = tree.tree.shape[0], tree.weights
@@ -197,6 +189,10 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
     graph) gives one cluster per node, with a
     :class:`~skdpgraph.cluster.ConstantWeightsWarning`: give it structural
     distances first (:class:`skdpgraph.graphs.StructuralDistance`).
+
+    The engine is compiled (numba) the first time it runs in an installation
+    and loaded from numba's cache afterwards; ``docs/dbmstclu.md`` gives the
+    times.
 
     References
     ----------

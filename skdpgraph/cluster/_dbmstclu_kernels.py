@@ -75,7 +75,7 @@ def _kernel(**options):
 def _validity(sep, disp):
     """V(sep, disp), as numpy's ``where(disp > 0, (sep - disp) / maximum(sep, disp), 1)``."""
     if disp > 0.0:
-        return (sep - disp) / (sep if sep > disp else disp)
+        return (sep - disp) / max(sep, disp)
     return 1.0
 
 
@@ -559,7 +559,7 @@ def _search(t, f, nodes, work, best):
     """Best cut of the cluster of frame ``f``: its position, or -1 if the cluster is not cut
     (its best gain is below ``-2 tol`` and it is not forced). Candidates below
     ``term - 3 tol`` never matter: they can be neither the cut nor the top of a cut cluster."""
-    edge, cut, kind, pos, query, search, leaves = t
+    edge, _, kind, pos, query, search, leaves = t
     lo, hi, n = f.lo, f.hi, f.n
     _, D, S, _ = _aggregate(t, lo, hi, False)
     f.stable = f.stable + 1 if D == f.last_d and S == f.last_s else 0
