@@ -1,48 +1,43 @@
 """Compiled DBMSTClu engine (numba): every cluster's best cut, then the greedy replay.
 
-Imported lazily by :func:`skdpgraph.cluster.dbmstclu`. The kernels are plain loops over
-arrays allocated by :func:`cut_sequence`; they draw nothing random.
+Imported by :func:`skdpgraph.cluster.dbmstclu` when it runs. Plain loops over arrays that
+:func:`cut_sequence` allocates; nothing random.
 
 *Split tree.* Cutting an edge of cluster ``C`` changes only ``C``'s term of the index, so
-the best cut of every cluster and the two clusters it makes are found first, and
-Algorithm 1's greedy order is replayed over that tree afterwards (:func:`_replay`, a
-segment tree over the clusters sorted by gain). Clusters are evaluated depth first: after a
-cut the smaller side is done first (a stack of at most ``log2 n`` frames), then the larger.
+the best cut of every cluster and the two clusters it makes are found first, depth first
+with the smaller side of each cut before the larger (at most ``log2 n`` frames), and
+Algorithm 1's greedy order is replayed over that tree (:func:`_replay`).
 
-*Layout.* A cluster occupies a range of positions in a DFS preorder with heavy children
-first: the subtree of a candidate is a range, its rest a prefix and a suffix, the ancestors
-of a node O(log n) ranges (one per heavy path). A segment tree over blocks of positions
-keeps counts, extremes and bounds. Cut nodes stay in place as dead positions; a smaller
-subtree side stays in place as a cluster of its own, a smaller rest side is laid out again
-(rooted at an end of its heaviest edge) above the other frames.
+*Layout.* A cluster occupies positions in a DFS preorder with heavy children first: the
+subtree of a candidate is a range, its rest a prefix and a suffix, the ancestors of a node
+O(log n) ranges (one per heavy path). A segment tree over blocks of positions keeps counts,
+extremes and bounds. Cut nodes stay in place as dead positions; a smaller subtree side stays
+in place as a cluster of its own, a smaller rest is laid out again, rooted at an end of its
+heaviest edge, above the other frames.
 
 *Search.* With ``N``, ``D``, ``S`` the cluster's size, dispersion and separation, a
 candidate whose rest holds an edge of weight ``D`` and a node of cut ``S`` has the value
 ``r = s V_in + (N - s) g(p)``, ``g(p) = V(min(p, S), D)``. Each position stores an upper
-bound of ``s V_in``, as ``s V_in - s F`` for the edges of weight at least
-``theta = min(S, D)``, whose ``g`` is the constant ``F``, clamped at 0. A cut below a node
-that leaves its dispersion and smallest cut as they were cannot raise its ``s V_in`` above
-that bound, so only the ancestors whose extremes the cut took are evaluated again (and only
-those whose edge allows a larger value). Branch and bound over the segment tree finds the
-largest value, then the largest rank within the tie tolerance; leaves are bounded exactly,
-and so are all candidates when ``F = 0``, so that thousands of exact ties cost O(log n).
-The other candidates are the ancestors of every edge of weight ``D`` and of every node of
-cut ``S`` (two root paths), bounded range by range with the rest's dispersion bounded by
-that of the range's top. Each cut costs O(log n) tree operations plus the ancestors taken
-and the chains' ranges; the bounds are stored again at the current ``theta`` and ``F`` when
-those have been stable while the searches cost more than that.
+bound of ``s V_in`` (``s V_in - s F`` for the HIGH edges, of weight at least
+``theta = min(S, D)``, whose ``g`` is the constant ``F``), clamped at 0: a cut below a node
+that leaves its largest edge and smallest cut as they were cannot raise its ``s V_in`` above
+it, so only the ancestors whose extremes the cut took are evaluated again. Branch and bound
+over the segment tree finds the largest value, then the largest rank within the tolerance;
+leaves, and every candidate when ``F = 0``, are bounded exactly, so that thousands of exact
+ties cost O(log n). The other candidates, ancestors of every edge of weight ``D`` or of
+every node of cut ``S``, are bounded as root paths. The bounds are stored again at the
+current ``theta`` and ``F`` once those are stable and the searches have cost a pass.
 """
 
 import numpy as np
 from numba import njit
 
 BLOCK = 16  # positions per leaf of the segment tree
-DEAD, ROOT, HIGH, LOW, LEAF = 0, 1, 2, 3, 4  # kinds of positions; HIGH/LOW: inner nodes
-FIND_EDGE, FIND_CUT, FIND_LIVE = 0, 1, 2  # _find: a live position with edge >= value /
-# cut <= value / any
+DEAD, ROOT, HIGH, LOW, LEAF = 0, 1, 2, 3, 4  # kinds of positions; HIGH, LOW: inner nodes
+FIND_EDGE, FIND_CUT, FIND_LIVE = 0, 1, 2  # _find: edge >= value, cut <= value, any
 INF = np.inf
 CHAIN, BISECT, DFS, PATH, FIND = 64, 256, 1024, 2048, 3000  # areas of the int buffer
-KEYS, CACHE, CACHED = 64, 256, 48  # areas of the float buffer: stack keys, evaluations
+KEYS, CACHE, CACHED = 64, 256, 48  # of the float buffer: search stack keys, evaluations
 
 POSITION = np.dtype([("bound", "f8"), ("subtree", "i4"), ("rank", "i4"), ("node", "i4"),
                      ("end", "i4"), ("parent", "i4")])
@@ -62,10 +57,8 @@ FRAME = np.dtype([("lo", "i8"), ("hi", "i8"), ("n", "i8"), ("term", "f8"), ("tol
 RECORD = np.dtype([("gain", "f8"), ("rank", "i4"), ("child_a", "i4"), ("child_b", "i4")])
 
 
-
-
 def _kernel(**options):
-    """``njit(cache=True)`` without numba's reference counting (NRT): every array comes from
+    """``njit(cache=True)`` without numba's reference counting (NRT): the arrays come from
     :func:`cut_sequence` and no kernel allocates or returns one, while the atomic reference
     updates on each call that takes arrays would double the time per cut."""
     return njit(cache=True, _nrt=False, **options)
@@ -74,9 +67,7 @@ def _kernel(**options):
 @_kernel(inline="always")
 def _validity(sep, disp):
     """V(sep, disp), as numpy's ``where(disp > 0, (sep - disp) / maximum(sep, disp), 1)``."""
-    if disp > 0.0:
-        return (sep - disp) / max(sep, disp)
-    return 1.0
+    return (sep - disp) / max(sep, disp) if disp > 0.0 else 1.0
 
 
 @_kernel(inline="always")
@@ -88,8 +79,8 @@ def _side(p, sep, disp):
 
 # --------------------------------------------------------------------- segment tree
 # t = (edge, cut, kind, pos, query, search, leaves): per position the weight of the edge to
-# the parent, the smallest cut at the node, its kind and the other fields; per segment its
-# (count, largest edge, smallest cut) and the aggregates of the search.
+# the parent, the smallest cut at the node, its kind and the other fields; per segment of
+# the tree (leaves: blocks) its count and extremes (query) and the search's aggregates.
 @_kernel(inline="always")
 def _top(top, nxt, rank, top2, nxt2, rank2):
     """(largest value, next smaller value, largest rank at the largest) of two groups."""
@@ -103,29 +94,26 @@ def _top(top, nxt, rank, top2, nxt2, rank2):
 @_kernel()
 def _refresh_leaf(edge, cut, kind, pos, query, search, leaves, block):
     q, s = query[leaves + block], search[leaves + block]
-    q.count, q.edge, q.cut, s.rank, s.subtree = 0, -INF, INF, -1, 0
-    s.leaf, s.leaf_next, s.leaf_rank, s.high, s.high_next, s.high_rank = (-INF, -INF, -1, -INF,
-                                                                         -INF, -1)
-    s.low, s.low_edge = -INF, -INF
+    q.count, q.edge, q.cut, s.rank, s.subtree, s.low, s.low_edge = 0, -INF, INF, -1, 0, -INF, -INF
+    s.leaf, s.leaf_next, s.leaf_rank, s.high, s.high_next, s.high_rank = -INF, -INF, -1, -INF, \
+        -INF, -1
     for i in range(block * BLOCK, block * BLOCK + BLOCK):
-        k = kind[i]
-        if k == DEAD:
-            continue
-        q.count, q.edge, q.cut = q.count + 1, max(q.edge, edge[i]), min(q.cut, cut[i])
-        if k == ROOT:
+        if kind[i] != DEAD:
+            q.count, q.edge, q.cut = q.count + 1, max(q.edge, edge[i]), min(q.cut, cut[i])
+        if kind[i] <= ROOT:
             continue
         x = pos[i]
         s.rank = max(s.rank, x.rank)
-        if k == LEAF:
+        if kind[i] == LEAF:
             s.leaf, s.leaf_next, s.leaf_rank = _top(s.leaf, s.leaf_next, s.leaf_rank, edge[i],
                                                     -INF, x.rank)
-            continue
-        s.subtree = max(s.subtree, x.subtree)
-        if k == HIGH:
+        elif kind[i] == HIGH:
             s.high, s.high_next, s.high_rank = _top(s.high, s.high_next, s.high_rank, x.bound,
                                                     -INF, x.rank)
         else:
             s.low, s.low_edge = max(s.low, x.bound), max(s.low_edge, edge[i])
+        if kind[i] != LEAF:
+            s.subtree = max(s.subtree, x.subtree)
 
 
 @_kernel()
@@ -145,51 +133,42 @@ def _pull(query, search, k):
             and leaf_rank == s.leaf_rank and high == s.high and high_next == s.high_next
             and high_rank == s.high_rank and low == s.low and low_edge == s.low_edge):
         return False
-    q.count, q.edge, q.cut, s.rank, s.subtree = count, edge, cut, rank, size
+    q.count, q.edge, q.cut, s.rank, s.subtree, s.low, s.low_edge = (count, edge, cut, rank, size,
+                                                                  low, low_edge)
     s.leaf, s.leaf_next, s.leaf_rank, s.high, s.high_next, s.high_rank = (
         leaf, leaf_next, leaf_rank, high, high_next, high_rank)
-    s.low, s.low_edge = low, low_edge
     return True
 
 
 @_kernel()
-def _pull_range(t, lo, hi):
-    """Leaves ``lo..hi`` changed: their ancestors, level by level while any changes."""
-    query, search = t[4], t[5]
-    lo, hi = (t[6] + lo) >> 1, (t[6] + hi) >> 1
-    while lo >= 1:
+def _refresh(t, a, b):
+    """Positions ``[a, b)`` changed: their leaves, then the ancestors, level by level while
+    any changes."""
+    edge, cut, kind, pos, query, search, leaves = t
+    if b <= a:
+        return
+    lo, hi = a // BLOCK, (b - 1) // BLOCK
+    for block in range(lo, hi + 1):
+        _refresh_leaf(edge, cut, kind, pos, query, search, leaves, block)
+    lo, hi, changed = (leaves + lo) >> 1, (leaves + hi) >> 1, True
+    while lo >= 1 and changed:
         changed = False
         for k in range(lo, hi + 1):
             changed |= _pull(query, search, k)
-        if not changed:
-            return
         lo, hi = lo >> 1, hi >> 1
-
-
-@_kernel()
-def _refresh(t, a, b):
-    """Positions ``[a, b)`` changed."""
-    edge, cut, kind, pos, query, search, leaves = t
-    if b > a:
-        for block in range(a // BLOCK, (b - 1) // BLOCK + 1):
-            _refresh_leaf(edge, cut, kind, pos, query, search, leaves, block)
-        _pull_range(t, a // BLOCK, (b - 1) // BLOCK)
 
 
 @_kernel()
 def _kill(t, a, b, buf):
     """The live positions of ``[a, b)`` become dead (dead stretches are skipped)."""
-    edge, cut, kind, pos, query, search, leaves = t
-    while True:
-        i = _find(t, a, b, FIND_LIVE, 0.0, False, buf)
-        if i < 0:
-            return
-        block = i // BLOCK
-        for j in range(i, min(b, block * BLOCK + BLOCK)):
+    edge, cut, kind = t[0], t[1], t[2]
+    i = _find(t, a, b, FIND_LIVE, 0.0, False, buf)
+    while i >= 0:
+        end = min(b, i - i % BLOCK + BLOCK)
+        for j in range(i, end):
             edge[j], cut[j], kind[j] = -INF, INF, DEAD
-        _refresh_leaf(edge, cut, kind, pos, query, search, leaves, block)
-        _pull_range(t, block, block)
-        a = block * BLOCK + BLOCK
+        _refresh(t, i, end)
+        i = _find(t, end, b, FIND_LIVE, 0.0, False, buf)
 
 
 @_kernel()
@@ -201,9 +180,9 @@ def _aggregate(t, a, b, with_bound):
     if b <= a:
         return count, e, c, v
     ba, bb = a // BLOCK, (b - 1) // BLOCK
-    for side in range(2):  # the partial blocks at both ends
-        for i in range(a, b if ba == bb else (ba + 1) * BLOCK) if side == 0 else \
-                range(bb * BLOCK if ba != bb else b, b):
+    for part in range(2):  # the partial blocks at both ends, then whole blocks
+        for i in range(a, b if ba == bb else ba * BLOCK + BLOCK) if part == 0 else \
+                range(b if ba == bb else bb * BLOCK, b):
             if kind[i] != DEAD:
                 count, e, c = count + 1, max(e, edge[i]), min(c, cut[i])
                 if with_bound and kind[i] != ROOT:
@@ -214,29 +193,19 @@ def _aggregate(t, a, b, with_bound):
             if k:
                 count, e, c = count + query[k].count, max(e, query[k].edge), min(c, query[k].cut)
                 if with_bound:
-                    sk = search[k]
-                    v = max(v, sk.high, sk.low, 1.0 if sk.leaf > -INF else -INF)
+                    v = max(v, search[k].high, search[k].low, 1.0 if search[k].leaf > -INF else v)
         lo, hi = (lo + 1) >> 1, hi >> 1
     return count, e, c, v
 
 
-@_kernel()
-def _scan(edge, cut, kind, a, b, mode, value, last):
-    """First (``last``: last) live position of ``[a, b)`` with edge >= value (``FIND_EDGE``)
-    or cut <= value (``FIND_CUT``); -1 if none."""
-    for j in range(b - a):
-        i = b - 1 - j if last else a + j
-        if kind[i] != DEAD and (mode == FIND_LIVE or (edge[i] >= value if mode == FIND_EDGE
-                                                      else cut[i] <= value)):
-            return i
-    return -1
-
-
-@_kernel()
-def _matches(query, k, mode, value):
-    if mode == FIND_LIVE:
-        return query[k].count > 0
-    return query[k].edge >= value if mode == FIND_EDGE else query[k].cut <= value
+@_kernel(inline="always")
+def _matches(edge, cut, kind, query, k, i, mode, value):
+    """Segment ``k`` (``i < 0``) or position ``i`` holds a live position of the mode."""
+    if i < 0:
+        return query[k].count > 0 if mode == FIND_LIVE else \
+            query[k].edge >= value if mode == FIND_EDGE else query[k].cut <= value
+    return kind[i] != DEAD and (mode == FIND_LIVE or (edge[i] >= value if mode == FIND_EDGE
+                                                      else cut[i] <= value))
 
 
 @_kernel()
@@ -246,48 +215,49 @@ def _find(t, a, b, mode, value, last, buf):
     edge, cut, kind, query, leaves = t[0], t[1], t[2], t[4], t[6]
     if b <= a:
         return -1
-    ba, bb = a // BLOCK, (b - 1) // BLOCK
-    if ba == bb:
-        return _scan(edge, cut, kind, a, b, mode, value, last)
-    j = _scan(edge, cut, kind, bb * BLOCK, b, mode, value, True) if last else \
-        _scan(edge, cut, kind, a, (ba + 1) * BLOCK, mode, value, False)
-    if j >= 0:
-        return j
-    n_left = n_right = 0  # the middle blocks' segments, left to right: buf[FIND:], then
-    lo, hi = leaves + ba + 1, leaves + bb  # buf[FIND + 32:] in reverse
-    while lo < hi:
+    ba, bb, n_left, n_right = a // BLOCK, (b - 1) // BLOCK, 0, 0
+    lo, hi = leaves + ba + 1, leaves + bb  # the whole blocks between, as segments left to
+    while lo < hi:  # right: buf[FIND:FIND + n_left], then buf[FIND + 32:] in reverse
         if lo & 1:
             buf[FIND + n_left], n_left, lo = lo, n_left + 1, lo + 1
         if hi & 1:
             hi -= 1
             buf[FIND + 32 + n_right], n_right = hi, n_right + 1
         lo, hi = lo >> 1, hi >> 1
-    total = n_left + n_right
+    total = n_left + n_right + 2  # the partial blocks first and last
     for j in range(total):
         at = total - 1 - j if last else j
-        k = buf[FIND + at] if at < n_left else buf[FIND + 32 + n_right - 1 - (at - n_left)]
-        if _matches(query, k, mode, value):
+        if at == 0 or at == total - 1:
+            lo, hi = (a, min(b, ba * BLOCK + BLOCK)) if at == 0 else (max(a, bb * BLOCK), b)
+            if ba == bb and at == total - 1:
+                continue
+        else:
+            k = buf[FIND + at - 1] if at <= n_left else buf[FIND + 32 + n_right - at + n_left]
+            if not _matches(edge, cut, kind, query, k, -1, mode, value):
+                continue
             while k < leaves:
-                first, second = (2 * k + 1, 2 * k) if last else (2 * k, 2 * k + 1)
-                k = first if _matches(query, first, mode, value) else second
-            return _scan(edge, cut, kind, (k - leaves) * BLOCK, (k - leaves + 1) * BLOCK, mode, value, last)
-    return _scan(edge, cut, kind, a, (ba + 1) * BLOCK, mode, value, True) if last else \
-        _scan(edge, cut, kind, bb * BLOCK, b, mode, value, False)
+                first = 2 * k + 1 if last else 2 * k
+                k = first if _matches(edge, cut, kind, query, first, -1, mode, value) else \
+                    4 * k + 1 - first
+            lo, hi = (k - leaves) * BLOCK, (k - leaves + 1) * BLOCK
+        for i in range(hi - 1, lo - 1, -1) if last else range(lo, hi):
+            if _matches(edge, cut, kind, query, 0, i, mode, value):
+                return i
+    return -1
 
 
 # --------------------------------------------------------------------- tree paths
 @_kernel(inline="always")
 def _head(pos, kind, nodes, u, lo, hi):
-    """Head of the heavy path of node ``u`` within the cluster at ``[lo, hi)`` (its root is at
+    """Head of the heavy path of node ``u`` within the cluster at ``[lo, hi)`` (root at
     ``lo``): the head of the layout, unless that node has left the cluster."""
-    h = nodes[nodes[u].head]
-    ok = lo <= h.position < hi and kind[h.position] != DEAD and pos[h.position].node == nodes[u].head
-    return nodes[u].head if ok else pos[lo].node
+    h = nodes[u].head
+    p = nodes[h].position
+    return h if lo <= p < hi and kind[p] != DEAD and pos[p].node == h else pos[lo].node
 
 
 @_kernel(inline="always")
 def _up(pos, nodes, u):
-    """Parent of node ``u``."""
     return pos[pos[nodes[u].position].parent].node
 
 
@@ -307,14 +277,10 @@ def _path_ranges(t, nodes, u, top_depth, lo, hi, buf, at):
     """The ancestors-or-self of node ``u`` of depth >= ``top_depth``, bottom-up, as position
     ranges ``[buf[j], buf[j + 1]]`` (one per heavy path) from ``buf[at]``; returns the end."""
     while nodes[u].depth >= top_depth:
-        h = _head(t[3], t[2], nodes, u, lo, hi)
-        p = nodes[u].position
-        if nodes[h].depth < top_depth:
-            buf[at], buf[at + 1] = p - (nodes[u].depth - top_depth), p
-            return at + 2
-        buf[at], buf[at + 1] = nodes[h].position, p
+        h, p = _head(t[3], t[2], nodes, u, lo, hi), nodes[u].position
+        buf[at], buf[at + 1] = max(nodes[h].position, p - nodes[u].depth + top_depth), p
         at += 2
-        if nodes[h].position == lo:
+        if nodes[h].depth <= top_depth or nodes[h].position == lo:
             break
         u = _up(t[3], nodes, h)
     return at
@@ -324,14 +290,13 @@ def _path_ranges(t, nodes, u, top_depth, lo, hi, buf, at):
 @_kernel(inline="always")
 def _store(edge, kind, pos, i, s, sv, theta, fref):
     """Store the subtree size ``s`` and the bound of ``s V_in = sv`` at candidate ``i``."""
-    x = pos[i]
-    x.subtree = s
+    pos[i].subtree = s
     if s == 1:
-        kind[i], x.bound = LEAF, 1.0
+        kind[i], pos[i].bound = LEAF, 1.0
     elif edge[i] >= theta:
-        kind[i], x.bound = HIGH, max(sv - s * fref, 0.0)
+        kind[i], pos[i].bound = HIGH, max(sv - s * fref, 0.0)
     else:
-        kind[i], x.bound = LOW, max(sv, 0.0)
+        kind[i], pos[i].bound = LOW, max(sv, 0.0)
 
 
 @_kernel()
@@ -342,37 +307,30 @@ def _layout(t, start, base, nodes, edges, ptr, nbr, eid, weight, is_cut, stack, 
     edge, cut, kind, pos = t[0], t[1], t[2], t[3]
     root, heaviest = start, -INF
     for sweep in range(2):  # the heaviest edge; then parents, preorder and sizes from the root
-        nodes[root].parent_edge = -1
-        stack[0], top, count = root, 1, 0
+        nodes[root].parent_edge, stack[0], top, count = -1, root, 1, 0
         while top:
             top -= 1
             u = stack[top]
-            order[count] = u
-            count += 1
-            nodes[u].subtree, nodes[u].heavy = 1, -1
+            order[count], count, nodes[u].subtree, nodes[u].heavy = u, count + 1, 1, -1
             for j in range(ptr[u], ptr[u + 1]):
                 e = eid[j]
                 if e != nodes[u].parent_edge and not is_cut[e]:
-                    nodes[nbr[j]].parent_edge = e
-                    stack[top], top = nbr[j], top + 1
+                    nodes[nbr[j]].parent_edge, stack[top], top = e, nbr[j], top + 1
                     if sweep == 0 and weight[e] > heaviest:
                         heaviest, start = weight[e], u
         root = start
     for k in range(count - 1, 0, -1):
         u = order[k]
-        e = nodes[u].parent_edge
-        p = edges[e, 0] + edges[e, 1] - u
+        p = edges[nodes[u].parent_edge, 0] + edges[nodes[u].parent_edge, 1] - u
         nodes[p].subtree += nodes[u].subtree
         if nodes[p].heavy < 0 or nodes[u].subtree > nodes[nodes[p].heavy].subtree:
             nodes[p].heavy = u
-    nodes[root].head, nodes[root].depth = root, 0
-    stack[0], top, i = root, 1, base
+    nodes[root].head, nodes[root].depth, stack[0], top, i = root, 0, root, 1, base
     while top:  # the heavy child is pushed last: next in the preorder
         top -= 1
         u = stack[top]
-        nu, x = nodes[u], pos[i]
-        nu.position, x.node, x.end, x.subtree = i, u, i + nu.subtree, nu.subtree
-        cut[i], e = nu.cut, nu.parent_edge
+        nu, x, e = nodes[u], pos[i], nodes[u].parent_edge
+        nu.position, x.node, x.end, x.subtree, cut[i] = i, u, i + nu.subtree, nu.subtree, nu.cut
         if e < 0:
             edge[i], kind[i], x.rank, x.parent = -INF, ROOT, -1, -1
         else:
@@ -381,9 +339,8 @@ def _layout(t, start, base, nodes, edges, ptr, nbr, eid, weight, is_cut, stack, 
         i += 1
         for j in range(ptr[u], ptr[u + 1]):
             v = nbr[j]
-            if eid[j] != nu.parent_edge and not is_cut[eid[j]] and v != nu.heavy:
-                nodes[v].head, nodes[v].depth = v, nu.depth + 1
-                stack[top], top = v, top + 1
+            if eid[j] != e and not is_cut[eid[j]] and v != nu.heavy:
+                nodes[v].head, nodes[v].depth, stack[top], top = v, nu.depth + 1, v, top + 1
         if nu.heavy >= 0:
             nodes[nu.heavy].head, nodes[nu.heavy].depth = nu.head, nu.depth + 1
             stack[top], top = nu.heavy, top + 1
@@ -407,8 +364,8 @@ def _restore(t, lo, hi, nodes, theta, fref):
         if kind[i] != DEAD:
             below, above = nodes[i - lo], nodes[pos[i].parent - lo]
             above.inside = max(above.inside, edge[i], below.inside)
-            above.lowest = min(above.lowest, below.lowest)
-            above.subtree += below.subtree
+            above.lowest, above.subtree = min(above.lowest, below.lowest), \
+                above.subtree + below.subtree
     for i in range(lo + 1, hi):
         if kind[i] != DEAD:
             s = nodes[i - lo]
@@ -420,26 +377,24 @@ def _restore(t, lo, hi, nodes, theta, fref):
 @_kernel()
 def _inside(t, i, theta, fref):
     """``(s, s V_in)`` of the subtree at position ``i``; the bound stored there becomes exact."""
-    edge, cut, kind, pos, query, search, leaves = t
-    x = pos[i]
-    count, d_in, m_in, _ = _aggregate(t, i + 1, x.end, False)
+    edge, cut, kind, pos = t[0], t[1], t[2], t[3]
+    count, d_in, m_in, _ = _aggregate(t, i + 1, pos[i].end, False)
     s = count + 1
     sv = s * _side(edge[i], min(cut[i], m_in), d_in)
-    old_kind, bound, size = kind[i], x.bound, x.subtree
+    old = (kind[i], pos[i].bound, pos[i].subtree)
     _store(edge, kind, pos, i, s, sv, theta, fref)
-    if kind[i] != old_kind or x.bound != bound or x.subtree != size:
-        _refresh_leaf(edge, cut, kind, pos, query, search, leaves, i // BLOCK)
-        _pull_range(t, i // BLOCK, i // BLOCK)
+    if (kind[i], pos[i].bound, pos[i].subtree) != old:
+        _refresh(t, i, i + 1)
     return s, sv
 
 
 @_kernel()
 def _evaluate(t, i, f, D, S, chain_d, chain_s):
-    """Exact value of the cut above position ``i`` of the cluster of frame ``f``, whose
-    largest edge and smallest cut are ``D`` and ``S``: (r, s V_in, (n - s) V_out, s), the
-    float expressions of the definition. Unless ``i`` is an ancestor-or-self of position
-    ``chain_d`` (the lowest common ancestor of the edges of weight ``D``) or ``chain_s`` (of
-    the nodes of cut ``S``), its rest holds both, and its extremes are ``D`` and ``S``."""
+    """Exact value of the cut above position ``i`` of the cluster of frame ``f``, of largest
+    edge and smallest cut ``D`` and ``S``: (r, s V_in, (n - s) V_out, s), the float
+    expressions of the definition. Unless ``i`` is an ancestor-or-self of position ``chain_d``
+    (the lowest common ancestor of the edges of weight ``D``) or ``chain_s`` (of the nodes of
+    cut ``S``), its rest holds both, and its extremes are ``D`` and ``S``."""
     s, sv = _inside(t, i, f.theta, f.fref)
     end = t[3][i].end
     if i <= chain_d < end or i <= chain_s < end:
@@ -457,23 +412,20 @@ def _key(edge, kind, pos, query, search, k, i, phase, best, floor, tol, n, S, D,
     """Of segment ``k`` (``i < 0``) or position ``i``. Phase 0: an upper bound of the value,
     ``-inf`` if it cannot raise the top ``best[0]``. Phase 1: the largest rank it may hold
     within ``tol`` of the top, -1 if none above the best rank ``best[2]``. Leaves, and HIGH
-    candidates when ``exact``, have exact values that grow with their stored key (edge,
-    bound): the candidates at a segment's largest key are all within the tolerance when
-    those at its next smaller key are not, and then their largest rank is known."""
+    candidates when ``exact``, have exact values that grow with their key (edge, bound): those
+    at a segment's largest key are all within the tolerance when those at its next smaller key
+    are not, and then their largest rank is known."""
     if i >= 0:  # a position as a segment of one
         x, what = pos[i], kind[i]
-        rank, size, leaf_next, high_next, leaf_rank, high_rank = x.rank, x.subtree, -INF, -INF, \
-            x.rank, x.rank
+        rank = leaf_rank = high_rank = x.rank
+        size, leaf_next, high_next, top_edge, low_edge = x.subtree, -INF, -INF, edge[i], edge[i]
         leaf = edge[i] if what == LEAF else -INF
-        high = x.bound if what == HIGH else -INF
-        low = x.bound if what == LOW else -INF
-        top_edge = low_edge = edge[i]
+        high, low = (x.bound if what == HIGH else -INF), (x.bound if what == LOW else -INF)
     else:
-        s = search[k]
+        s, top_edge = search[k], query[k].edge
         rank, size, leaf, leaf_next, leaf_rank = s.rank, s.subtree, s.leaf, s.leaf_next, s.leaf_rank
-        high, high_next, high_rank, low, low_edge = (s.high, s.high_next, s.high_rank, s.low,
-                                                     s.low_edge)
-        top_edge = query[k].edge
+        high, high_next, high_rank, low, low_edge = s.high, s.high_next, s.high_rank, s.low, \
+            s.low_edge
     if D <= 0.0:  # every value is n
         return float(n) if phase == 0 else float(rank)
     g = _side(top_edge, S, D)
@@ -502,12 +454,11 @@ def _key(edge, kind, pos, query, search, k, i, phase, best, floor, tol, n, S, D,
 @_kernel()
 def _range_bound(t, ranges, first, end, lo, hi, n, D, slack):
     """Upper bound of the values of the strict ancestors of every edge of weight ``D`` at the
-    position ranges ``ranges[first:end]`` (pairs, bottom-up; each range consecutive on a heavy
-    path, top first). Their ``V_in <= V(p, D)``; the rest of the top holds no edge of the
-    others' rests but its own, so ``V_out <= V(p, max(D_rest(top), p_top))`` below the top."""
+    position ranges ``ranges[first:end]`` (pairs, bottom-up; each consecutive on a heavy path,
+    top first). Their ``V_in <= V(p, D)``; the rest of the top holds all of the others' rests
+    but its own edge, so below the top ``V_out <= V(p, max(D_rest(top), p_top))``."""
     edge, pos = t[0], t[3]
-    top, bottom = ranges[end - 2], ranges[first + 1]
-    p_high = inside = -INF
+    top, bottom, p_high, inside = ranges[end - 2], ranges[first + 1], -INF, -INF
     for j in range(first, end, 2):
         a = ranges[j] + (1 if j == end - 2 else 0)  # the top alone, below
         if a <= ranges[j + 1]:
@@ -516,8 +467,7 @@ def _range_bound(t, ranges, first, end, lo, hi, n, D, slack):
     n_top = _aggregate(t, top, pos[top].end, False)[0]
     n_bottom = _aggregate(t, bottom, pos[bottom].end, False)[0]
     rest = max(_aggregate(t, lo, top, False)[1], _aggregate(t, pos[top].end, hi, False)[1])
-    v = _side(edge[top], INF, rest)
-    bound = n_top * (edge[top] / D - 1.0) + (n - n_top) * v  # the top
+    bound = n_top * (edge[top] / D - 1.0) + (n - n_top) * _side(edge[top], INF, rest)
     if p_high > -INF:
         inside = min(inside, n_bottom * (p_high / D - 1.0))
         v = _side(p_high, INF, max(rest, edge[top]))
@@ -532,17 +482,16 @@ def _offer(t, f, i, phase, best, D, S, chain_d, chain_s):
     (n - s) V_out, s). Phase 0's values are kept for phase 1 (``best[CACHE:]``)."""
     at = -1
     for j in range(int(best[7]) if phase else 0):
-        if best[CACHE + 5 * j] == i:
-            at = CACHE + 5 * j
-    if at < 0:
+        at = CACHE + 5 * j if best[CACHE + 5 * j] == i else at
+    if at >= 0:
+        r, sv, tb, s = best[at + 1], best[at + 2], best[at + 3], best[at + 4]
+    else:
         r, sv, tb, s = _evaluate(t, i, f, D, S, chain_d, chain_s)
         f.work += 8
         if phase == 0 and best[7] < CACHED:
             at = CACHE + 5 * int(best[7])
             best[at], best[at + 1], best[at + 2], best[at + 3], best[at + 4] = i, r, sv, tb, s
             best[7] += 1
-    else:
-        r, sv, tb, s = best[at + 1], best[at + 2], best[at + 3], best[at + 4]
     if phase == 0:
         best[0] = max(best[0], r)
     elif r >= best[0] - f.tol and t[3][i].rank > best[2]:
@@ -557,39 +506,35 @@ def _passes(bound, phase, best, floor, tol):
 @_kernel()
 def _search(t, f, nodes, work, best):
     """Best cut of the cluster of frame ``f``: its position, or -1 if the cluster is not cut
-    (its best gain is below ``-2 tol`` and it is not forced). Candidates below
-    ``term - 3 tol`` never matter: they can be neither the cut nor the top of a cut cluster."""
+    (best gain below ``-2 tol``, not forced). Candidates below ``term - 3 tol`` never matter:
+    they can be neither the cut nor the top of a cut cluster."""
     edge, _, kind, pos, query, search, leaves = t
     lo, hi, n = f.lo, f.hi, f.n
     _, D, S, _ = _aggregate(t, lo, hi, False)
-    f.stable = f.stable + 1 if D == f.last_d and S == f.last_s else 0
-    f.last_d, f.last_s = D, S
+    f.stable, f.last_d, f.last_s = f.stable + 1 if D == f.last_d and S == f.last_s else 0, D, S
     corr = max(0.0, f.fref - _side(f.theta, S, D)) if D > 0.0 else 0.0
     slack = 1e-11 * n  # rounding of the bounds; far below the tolerance 1e-9 n
-    # With F = 0 (S >= D) and the bounds stored at F = 0, a HIGH candidate's value is its
-    # stored bound (unless negative): no slack.
+    # F = 0 (S >= D) and bounds stored at F = 0: a HIGH candidate's value is its bound.
     exact = f.fref == 0.0 and D > 0.0 and _side(min(S, D), S, D) == 0.0
-    floor = -INF if f.forced else f.term - 3.0 * f.tol
-    root = t[3][lo].node
+    floor, root = -INF if f.forced else f.term - 3.0 * f.tol, pos[lo].node
     lca_d = lca_s = root  # the chains: ancestors of every edge of weight D / node of cut S
     if D > 0.0:
-        a, b = _find(t, lo, hi, FIND_EDGE, D, False, work), _find(t, lo, hi, FIND_EDGE, D, True, work)
-        lca_d = _lca(t, nodes, t[3][a].node, t[3][b].node, lo, hi)
+        lca_d = _lca(t, nodes, pos[_find(t, lo, hi, FIND_EDGE, D, False, work)].node,
+                     pos[_find(t, lo, hi, FIND_EDGE, D, True, work)].node, lo, hi)
     if S < D:  # else no edge exceeds S: an S-chain member has the generic value
-        a, b = _find(t, lo, hi, FIND_CUT, S, False, work), _find(t, lo, hi, FIND_CUT, S, True, work)
-        lca_s = _lca(t, nodes, t[3][a].node, t[3][b].node, lo, hi)
+        lca_s = _lca(t, nodes, pos[_find(t, lo, hi, FIND_CUT, S, False, work)].node,
+                     pos[_find(t, lo, hi, FIND_CUT, S, True, work)].node, lo, hi)
     chain_d = nodes[lca_d].position if lca_d != root else -1
     chain_s = nodes[lca_s].position if lca_s != root else -1
     top_depth, end_d = nodes[root].depth + 1, CHAIN
-    if lca_d != root and _up(t[3], nodes, lca_d) != root:
-        end_d = _path_ranges(t, nodes, _up(t[3], nodes, lca_d), top_depth, lo, hi, work, CHAIN)
+    if lca_d != root and _up(pos, nodes, lca_d) != root:
+        end_d = _path_ranges(t, nodes, _up(pos, nodes, lca_d), top_depth, lo, hi, work, CHAIN)
     end = end_d
     if lca_s != root and lca_s != lca_d:
         stop = nodes[_lca(t, nodes, lca_s, lca_d, lo, hi)].depth + 1 if lca_d != root else top_depth
         end = _path_ranges(t, nodes, lca_s, stop, lo, hi, work, end_d)
     best[0], best[1], best[2], best[7] = -INF, -1.0, -1.0, 0.0
-    first_block, last_block = lo // BLOCK, (hi - 1) // BLOCK
-    span = 1
+    first_block, last_block, span = lo // BLOCK, (hi - 1) // BLOCK, 1
     while first_block // span != last_block // span:
         span *= 2
     for phase in range(2):
@@ -601,8 +546,7 @@ def _search(t, f, nodes, work, best):
         whole = end_d > CHAIN and _passes(_range_bound(t, work, CHAIN, end_d, lo, hi, n, D, slack),
                                           phase, best, floor, f.tol)
         for j in range(CHAIN, end_d if whole else CHAIN, 2):
-            sp = BISECT + 2
-            work[BISECT], work[BISECT + 1] = work[j], work[j + 1]
+            work[BISECT], work[BISECT + 1], sp = work[j], work[j + 1], BISECT + 2
             while sp > BISECT:
                 sp -= 2
                 a, b = work[sp], work[sp + 1]
@@ -613,31 +557,27 @@ def _search(t, f, nodes, work, best):
                 elif _passes(_range_bound(t, work, sp, sp + 2, lo, hi, n, D, slack), phase, best,
                              floor, f.tol):
                     m = (a + b) // 2
-                    work[sp], work[sp + 1], work[sp + 2], work[sp + 3] = a, m, m + 1, b
-                    sp += 4
+                    work[sp], work[sp + 1], work[sp + 2], work[sp + 3], sp = a, m, m + 1, b, sp + 4
         for j in range(end_d, end, 2):  # the S-chain: members with an edge <= S have the
-            c = work[j] - 1  # generic value; for the others V_out <= V(p, D)
-            while True:
-                c = _find(t, c + 1, work[j + 1] + 1, FIND_EDGE, S, False, work)
-                if c < 0:
-                    break
-                v = _side(t[0][c], INF, D)
-                bound = 1.0 + (n - 1) * v if t[2][c] == LEAF else \
-                    t[3][c].bound + max(n - t[3][c].subtree, 1) * v + slack
-                if t[0][c] > S and _passes(bound, phase, best, floor, f.tol):
+            c = _find(t, work[j], work[j + 1] + 1, FIND_EDGE, S, False, work)  # generic value;
+            while c >= 0:  # for the others V_out <= V(p, D)
+                v = _side(edge[c], INF, D)
+                bound = 1.0 + (n - 1) * v if kind[c] == LEAF else \
+                    pos[c].bound + max(n - pos[c].subtree, 1) * v + slack
+                if edge[c] > S and _passes(bound, phase, best, floor, f.tol):
                     _offer(t, f, c, phase, best, D, S, chain_d, chain_s)
+                c = _find(t, c + 1, work[j + 1] + 1, FIND_EDGE, S, False, work)
         # branch and bound over the segment tree, from the lowest segment over the cluster
-        k0 = (leaves + first_block) // span
-        work[DFS], work[DFS + 1], work[DFS + 2], sp = k0, first_block - first_block % span, span, \
-            DFS + 3
-        best[KEYS] = _key(edge, kind, pos, query, search, k0, -1, phase, best, floor, f.tol, n, S, D, corr, slack, exact)
+        k0, sp = (leaves + first_block) // span, DFS + 3
+        work[DFS], work[DFS + 1], work[DFS + 2] = k0, first_block - first_block % span, span
+        best[KEYS] = _key(edge, kind, pos, query, search, k0, -1, phase, best, floor, f.tol, n,
+                          S, D, corr, slack, exact)
         while sp > DFS:
             sp -= 3
-            k, fb, nb = work[sp], work[sp + 1], work[sp + 2]
-            key = best[KEYS + (sp - DFS) // 3]  # its key when pushed: still an upper bound
+            k, fb, nb, key = work[sp], work[sp + 1], work[sp + 2], best[KEYS + (sp - DFS) // 3]
             if (fb > last_block or fb + nb <= first_block or search[k].rank < 0 or key == -INF
                     or key <= (best[0] if phase == 0 else best[2])):
-                continue
+                continue  # the key when pushed is still a bound
             f.work += 1
             if nb > 1:
                 nb //= 2
@@ -648,8 +588,7 @@ def _search(t, f, nodes, work, best):
                 first = 2 * k + 1 if right > left else 2 * k  # explored first: pushed last
                 for child in (4 * k + 1 - first, first):
                     work[sp], work[sp + 1], work[sp + 2] = child, fb + nb * (child & 1), nb
-                    best[KEYS + (sp - DFS) // 3] = right if child & 1 else left
-                    sp += 3
+                    best[KEYS + (sp - DFS) // 3], sp = right if child & 1 else left, sp + 3
                 continue
             for i in range(max(lo, fb * BLOCK), min(hi, fb * BLOCK + BLOCK)):
                 if kind[i] >= HIGH:
@@ -657,9 +596,7 @@ def _search(t, f, nodes, work, best):
                                S, D, corr, slack, exact)
                     if key > -INF and key > (best[0] if phase == 0 else best[2]):
                         _offer(t, f, i, phase, best, D, S, chain_d, chain_s)
-    if not f.forced and best[3] - f.term < -2.0 * f.tol:
-        return -1
-    return int(best[1])
+    return -1 if not f.forced and best[3] - f.term < -2.0 * f.tol else int(best[1])
 
 
 # --------------------------------------------------------------------- cuts
@@ -687,8 +624,7 @@ def _cut(t, frames, depth, arena, i, record, best, nodes, edges, ptr, nbr, eid, 
         _, f.cut_max, f.cut_min, _ = _aggregate(t, i, end, False)
         f.cut, f.cut_end, f.cut_weight, f.cut_parent = i, end, w, up
         f.n, f.term, f.record, f.side = n - s, best[5], record, 1
-        cut[up] = min(cut[up], w)
-        edge[i], cut[i], kind[i] = -INF, min(cut[i], w), ROOT
+        cut[up], edge[i], cut[i], kind[i] = min(cut[up], w), -INF, min(cut[i], w), ROOT
         _refresh(t, up, up + 1)
         _refresh(t, i, i + 1)
         if s < 2:
@@ -712,47 +648,36 @@ def _cut(t, frames, depth, arena, i, record, best, nodes, edges, ptr, nbr, eid, 
 
 
 @_kernel()
-def _holder(t, nodes, f, node, mode, value, work):
-    """Depth of the lowest ancestor-or-self of ``node`` that still holds an edge >= value
-    strictly below it (``FIND_EDGE``) or a cut <= value (``FIND_CUT``); -1 if none. The
-    cut subtree ``[f.cut, f.cut_end)`` is dead."""
-    depth = -1
-    j = _find(t, f.lo, f.cut, mode, value, True, work)
-    if j >= 0:
-        if t[3][j].end > f.cut:  # an ancestor of the cut
-            depth = nodes[t[3][j].node].depth - (1 if mode == FIND_EDGE else 0)
-        else:
-            depth = nodes[_lca(t, nodes, t[3][j].node, node, f.lo, f.hi)].depth
-    j = _find(t, f.cut_end, f.hi, mode, value, False, work)
-    if j >= 0:
-        depth = max(depth, nodes[_lca(t, nodes, t[3][j].node, node, f.lo, f.hi)].depth)
-    return depth
-
-
-@_kernel()
 def _resume(t, f, nodes, work):
     """The subtree cut below ``f.cut_parent`` is done (dead). An ancestor's bound stays valid
-    unless the cut took the largest edge below it or its smallest cut: those ancestors (a
-    run up from the cut) are evaluated again where ``V(p, L)``, ``L`` a lower bound of their
-    dispersion, may pass the bound; then the cut's parent itself."""
-    up = f.cut_parent
+    unless the cut took the largest edge below it or its smallest cut; those ancestors (a run
+    up from the cut, below the lowest one holding an edge >= the largest removed, strictly
+    below it, and a cut <= the smallest removed) are evaluated again where ``V(p, L)``, with
+    ``L`` a lower bound of their dispersion, may pass the bound; then the cut's parent."""
+    pos, up, top = t[3], f.cut_parent, -1
     if up != f.lo:
-        root, node = t[3][f.lo].node, t[3][up].node
-        top = _holder(t, nodes, f, node, FIND_EDGE, f.cut_max, work)
-        if f.cut_weight > f.cut_min:
-            top = min(top, _holder(t, nodes, f, node, FIND_CUT, f.cut_min, work))
-        low = max(_aggregate(t, up + 1, t[3][up].end, False)[1], t[0][up])
+        node = pos[up].node
+        for mode in range(FIND_EDGE, FIND_CUT + 1 if f.cut_weight > f.cut_min else FIND_CUT):
+            value, depth = f.cut_max if mode == FIND_EDGE else f.cut_min, -1
+            j = _find(t, f.lo, f.cut, mode, value, True, work)
+            if j >= 0 and pos[j].end > f.cut:  # an ancestor of the cut
+                depth = nodes[pos[j].node].depth - (1 if mode == FIND_EDGE else 0)
+            elif j >= 0:
+                depth = nodes[_lca(t, nodes, pos[j].node, node, f.lo, f.hi)].depth
+            j = _find(t, f.cut_end, f.hi, mode, value, False, work)
+            if j >= 0:
+                depth = max(depth, nodes[_lca(t, nodes, pos[j].node, node, f.lo, f.hi)].depth)
+            top = depth if mode == FIND_EDGE else min(top, depth)
+        low = max(_aggregate(t, up + 1, pos[up].end, False)[1], t[0][up])
         threshold = (1.0 + f.fref) * low * (1.0 - 1e-9) if low > 0.0 else -INF
-        end = _path_ranges(t, nodes, _up(t[3], nodes, node), max(top + 1, nodes[root].depth + 1),
-                           f.lo, f.hi, work, PATH)
+        end = _path_ranges(t, nodes, _up(pos, nodes, node),
+                           max(top + 1, nodes[pos[f.lo].node].depth + 1), f.lo, f.hi, work, PATH)
         for j in range(PATH, end, 2):
-            c = work[j] - 1
-            while True:
-                c = _find(t, c + 1, work[j + 1] + 1, FIND_EDGE, threshold, False, work)
-                if c < 0:
-                    break
+            c = _find(t, work[j], work[j + 1] + 1, FIND_EDGE, threshold, False, work)
+            while c >= 0:
                 _inside(t, c, f.theta, f.fref)
                 f.work += 8
+                c = _find(t, c + 1, work[j + 1] + 1, FIND_EDGE, threshold, False, work)
         _inside(t, up, f.theta, f.fref)
     f.cut = -1
 
@@ -760,12 +685,12 @@ def _resume(t, f, nodes, work):
 @_kernel()
 def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, stack, order, frames,
               records, components, work, best):
-    """Evaluate every cluster of the split tree; returns the numbers of records (cut
-    clusters) and of components."""
+    """Evaluate every cluster of the split tree; returns the numbers of records (clusters that
+    are cut) and of components."""
     ptr[:] = 0
     for e in range(edges.shape[0]):
-        ptr[edges[e, 0] + 1] += 1
-        ptr[edges[e, 1] + 1] += 1
+        ptr[edges[e, 0] + 1], ptr[edges[e, 1] + 1] = ptr[edges[e, 0] + 1] + 1, \
+            ptr[edges[e, 1] + 1] + 1
     for u in range(n):
         ptr[u + 1] += ptr[u]
         order[u], nodes[u].depth, nodes[u].cut = ptr[u], -1, INF
@@ -775,6 +700,17 @@ def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, stack
     n_records = n_components = 0
     for start in range(n):  # components by smallest node, laid out at 0 one after the other
         if nodes[start].depth >= 0:
+            continue
+        other = nbr[ptr[start]] if ptr[start + 1] - ptr[start] == 1 else -1
+        if ptr[start + 1] == ptr[start] or (other >= 0 and ptr[other + 1] - ptr[other] == 1):
+            # an isolated node, or two nodes: their one cut has value 1 * 1 + 1 * 1
+            components[n_components, 0] = 1 if other < 0 else 2
+            components[n_components, 1] = -1 if other < 0 else n_records
+            nodes[start].depth, n_components = 0, n_components + 1
+            if other >= 0:
+                r = records[n_records]
+                r.gain, r.rank, r.child_a, r.child_b = 2.0 - (-2.0), eid[ptr[start]], -1, -1
+                nodes[other].depth, n_records = 0, n_records + 1
             continue
         count, theta, fref = _layout(t, start, 0, nodes, edges, ptr, nbr, eid, weight, is_cut,
                                      stack, order)
@@ -797,8 +733,7 @@ def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, stack
             i = _search(t, f, nodes, work, best) if f.n >= 2 else -1
             if i < 0:
                 _kill(t, f.lo, f.hi, work)
-                arena = f.arena if f.arena >= 0 else arena
-                depth -= 1
+                arena, depth = f.arena if f.arena >= 0 else arena, depth - 1
                 continue
             r = records[n_records]
             r.gain, r.rank, r.child_a, r.child_b = best[3] - f.term, t[3][i].rank, -1, -1
@@ -816,19 +751,18 @@ def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, stack
 
 
 # --------------------------------------------------------------------- replay, labels
-@_kernel()
+@_kernel(inline="always")
 def _better(rank, a, b):
     return b if a < 0 or (b >= 0 and rank[b] > rank[a]) else a
 
 
 @_kernel()
-def _set(tree, rank, size, slot, present):
-    k = size + slot
+def _set(tree, rank, slot, present):
+    k = tree.size // 2 + slot
     tree[k] = slot if present else -1
-    k >>= 1
-    while k:
-        tree[k] = _better(rank, tree[2 * k], tree[2 * k + 1])
+    while k > 1:
         k >>= 1
+        tree[k] = _better(rank, tree[2 * k], tree[2 * k + 1])
 
 
 @_kernel()
@@ -839,18 +773,16 @@ def _replay(records, components, n_components, tie_rtol, order, slot, gain, rank
     index is below 1 - tol and, after the forced first cut, the gain is at least -tol. The
     records sorted by gain (``order``, inverse ``slot``) are the leaves of a segment tree that
     keeps the present slot of largest rank. Returns the number of cuts."""
-    size = tree.size // 2
-    total, k = 0.0, 0
+    size, total, k = tree.size // 2, 0.0, 0
     for c in range(n_components):
         total += 1.0 if components[c, 0] == 1 else -float(components[c, 0])
     for c in range(n_components):
         n_c = components[c, 0]
         if n_c < 2:
             continue
-        tol, n_held = tie_rtol * n_c, 1
-        held[0] = slot[components[c, 1]]
-        _set(tree, rank, size, held[0], True)
-        s_comp, first = -float(n_c), True
+        tol, s_comp, first, held[0], n_held = tie_rtol * n_c, -float(n_c), True, \
+            slot[components[c, 1]], 1
+        _set(tree, rank, held[0], True)
         while s_comp < n_c - tol and tree[1] >= 0:
             j = 1
             while j < size:  # the present slot of largest gain
@@ -865,17 +797,16 @@ def _replay(records, components, n_components, tie_rtol, order, slot, gain, rank
                     hi -= 1
                     pick = _better(rank, pick, tree[hi])
                 lo, hi = lo >> 1, hi >> 1
-            _set(tree, rank, size, pick, False)
+            _set(tree, rank, pick, False)
             r, first = records[order[pick]], False
-            s_comp += r.gain
-            total += r.gain
+            s_comp, total = s_comp + r.gain, total + r.gain
             cuts[k], path[k], k = r.rank, total, k + 1
             for child in (r.child_a, r.child_b):
                 if child >= 0:
                     held[n_held], n_held = slot[child], n_held + 1
-                    _set(tree, rank, size, slot[child], True)
+                    _set(tree, rank, slot[child], True)
         for j in range(n_held):
-            _set(tree, rank, size, held[j], False)
+            _set(tree, rank, held[j], False)
     return k
 
 
@@ -900,8 +831,7 @@ def _labels(n, edges, cuts, is_cut, parent, labels):
         r = u
         while parent[r] != r:
             r = parent[r]
-        labels[u] = count if r == u else labels[r]
-        count += 1 if r == u else 0
+        labels[u], count = (count, count + 1) if r == u else (labels[r], count)
 
 
 def cut_sequence(n, edges, weights, tie_rtol):
@@ -910,21 +840,19 @@ def cut_sequence(n, edges, weights, tie_rtol):
     edges = np.ascontiguousarray(edges, dtype=np.int64).reshape(-1, 2)
     weights = np.ascontiguousarray(weights, dtype=np.float64)
     m = edges.shape[0]
-    blocks = -(-(2 * n + 2 * BLOCK) // BLOCK)  # frames above the component take at most n
+    blocks = -(-(2 * n + 2 * BLOCK) // BLOCK)  # the frames above a component take at most n
     leaves = 1 << (blocks - 1).bit_length()
     t = (np.full(blocks * BLOCK, -INF), np.full(blocks * BLOCK, INF),
          np.zeros(blocks * BLOCK, dtype=np.int8), np.zeros(blocks * BLOCK, dtype=POSITION),
          np.zeros(2 * leaves, dtype=QUERY), np.zeros(2 * leaves, dtype=SEARCH), leaves)
     t[4]["edge"], t[4]["cut"] = -INF, INF
-    for name in ("rank", "leaf_rank", "high_rank"):
-        t[5][name] = -1
-    for name in ("leaf", "leaf_next", "high", "high_next", "low", "low_edge"):
-        t[5][name] = -INF
+    for name in ("rank", "leaf_rank", "high_rank", "leaf", "leaf_next", "high", "high_next",
+                 "low", "low_edge"):
+        t[5][name] = -1 if "rank" in name else -INF
     nodes = np.zeros(n, dtype=NODE)
     ptr = np.empty(n + 1, dtype=np.int32 if 2 * m < 2**31 else np.int64)
     nbr, eid = np.empty(2 * m, dtype=np.int32), np.empty(2 * m, dtype=np.int32)
-    is_cut = np.zeros(m, dtype=np.uint8)
-    stack, order = np.empty(n, dtype=np.int32), np.empty(n, dtype=ptr.dtype)
+    is_cut, stack, order = np.zeros(m, np.uint8), np.empty(n, np.int32), np.empty(n, ptr.dtype)
     frames = np.zeros(80, dtype=FRAME)  # a frame's cluster is at most half the one below
     records = np.zeros(max(m, 1), dtype=RECORD)
     components = np.zeros((n - m, 2), dtype=np.int64)  # a forest has n - m components
@@ -937,12 +865,10 @@ def cut_sequence(n, edges, weights, tie_rtol):
     by_gain = np.argsort(records["gain"], kind="stable")
     slot = np.empty(n_records, dtype=np.int64)
     slot[by_gain] = np.arange(n_records)
-    tree = np.full(2 << max(n_records - 1, 0).bit_length(), -1, dtype=np.int64)
-    cuts, path = np.empty(m, dtype=np.int64), np.empty(m)
+    cuts, path, labels = np.empty(m, dtype=np.int64), np.empty(m), np.empty(n, dtype=np.int64)
     k = _replay(records, components, n_components, tie_rtol, by_gain, slot,
-                records["gain"][by_gain], records["rank"][by_gain].astype(np.int64), tree,
+                records["gain"][by_gain], records["rank"][by_gain].astype(np.int64),
+                np.full(2 << max(n_records - 1, 0).bit_length(), -1, dtype=np.int64),
                 np.empty(max(n_records, 1), dtype=np.int64), cuts, path)
-    cuts, path = cuts[:k], path[:k]
-    labels = np.empty(n, dtype=np.int64)
-    _labels(n, edges, cuts, is_cut, order, labels)
-    return cuts, path, labels
+    _labels(n, edges, cuts[:k], is_cut, order, labels)
+    return cuts[:k], path[:k], labels
