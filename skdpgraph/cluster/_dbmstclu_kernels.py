@@ -117,45 +117,66 @@ def _refresh_leaf(edge, cut, kind, pos, query, search, leaves, block):
 
 
 @_kernel()
-def _pull(query, search, k):
-    """Recompute segment ``k`` from its children; False if it did not change."""
-    qa, qb, sa, sb = query[2 * k], query[2 * k + 1], search[2 * k], search[2 * k + 1]
-    count, edge, cut = qa.count + qb.count, max(qa.edge, qb.edge), min(qa.cut, qb.cut)
+def _pull(query, search, k, full):
+    """Recompute segment ``k`` from its children (``full``: else its count only); returns
+    0 if it did not change, 1 if its count alone did, 2 otherwise."""
+    qa, qb, q = query[2 * k], query[2 * k + 1], query[k]
+    count = qa.count + qb.count
+    if not full:
+        changed, q.count = count != q.count, count
+        return 1 if changed else 0
+    sa, sb, s = search[2 * k], search[2 * k + 1], search[k]
+    edge, cut = max(qa.edge, qb.edge), min(qa.cut, qb.cut)
     rank, size = max(sa.rank, sb.rank), max(sa.subtree, sb.subtree)
     leaf, leaf_next, leaf_rank = _top(sa.leaf, sa.leaf_next, sa.leaf_rank, sb.leaf,
                                       sb.leaf_next, sb.leaf_rank)
     high, high_next, high_rank = _top(sa.high, sa.high_next, sa.high_rank, sb.high,
                                       sb.high_next, sb.high_rank)
     low, low_edge = max(sa.low, sb.low), max(sa.low_edge, sb.low_edge)
-    q, s = query[k], search[k]
-    if (count == q.count and edge == q.edge and cut == q.cut and rank == s.rank
-            and size == s.subtree and leaf == s.leaf and leaf_next == s.leaf_next
-            and leaf_rank == s.leaf_rank and high == s.high and high_next == s.high_next
-            and high_rank == s.high_rank and low == s.low and low_edge == s.low_edge):
-        return False
+    if (edge == q.edge and cut == q.cut and rank == s.rank and size == s.subtree
+            and leaf == s.leaf and leaf_next == s.leaf_next and leaf_rank == s.leaf_rank
+            and high == s.high and high_next == s.high_next and high_rank == s.high_rank
+            and low == s.low and low_edge == s.low_edge):
+        changed, q.count = count != q.count, count
+        return 1 if changed else 0
     q.count, q.edge, q.cut, s.rank, s.subtree, s.low, s.low_edge = (count, edge, cut, rank, size,
                                                                   low, low_edge)
     s.leaf, s.leaf_next, s.leaf_rank, s.high, s.high_next, s.high_rank = (
         leaf, leaf_next, leaf_rank, high, high_next, high_rank)
-    return True
+    return 2
 
 
 @_kernel()
 def _refresh(t, a, b):
     """Positions ``[a, b)`` changed: their leaves, then the ancestors, level by level while
-    any changes."""
+    any changes (only the counts once nothing else does)."""
     edge, cut, kind, pos, query, search, leaves = t
     if b <= a:
         return
     lo, hi = a // BLOCK, (b - 1) // BLOCK
     for block in range(lo, hi + 1):
         _refresh_leaf(edge, cut, kind, pos, query, search, leaves, block)
-    lo, hi, changed = (leaves + lo) >> 1, (leaves + hi) >> 1, True
+    lo, hi, changed = (leaves + lo) >> 1, (leaves + hi) >> 1, 2
     while lo >= 1 and changed:
-        changed = False
+        level = 0
         for k in range(lo, hi + 1):
-            changed |= _pull(query, search, k)
-        lo, hi = lo >> 1, hi >> 1
+            level = max(level, _pull(query, search, k, changed == 2))
+        lo, hi, changed = lo >> 1, hi >> 1, level
+
+
+@_kernel()
+def _refresh_pair(t, i, j):
+    """Positions ``i`` and ``j`` changed: their leaves, then the two paths up together."""
+    edge, cut, kind, pos, query, search, leaves = t
+    _refresh_leaf(edge, cut, kind, pos, query, search, leaves, i // BLOCK)
+    if j // BLOCK != i // BLOCK:
+        _refresh_leaf(edge, cut, kind, pos, query, search, leaves, j // BLOCK)
+    ki, kj, changed = (leaves + i // BLOCK) >> 1, (leaves + j // BLOCK) >> 1, 2
+    while ki >= 1 and changed:
+        level = _pull(query, search, ki, changed == 2)
+        if kj != ki:
+            level = max(level, _pull(query, search, kj, changed == 2))
+        ki, kj, changed = ki >> 1, kj >> 1, level
 
 
 @_kernel()
@@ -384,7 +405,7 @@ def _inside(t, i, theta, fref):
     old = (kind[i], pos[i].bound, pos[i].subtree)
     _store(edge, kind, pos, i, s, sv, theta, fref)
     if (kind[i], pos[i].bound, pos[i].subtree) != old:
-        _refresh(t, i, i + 1)
+        _refresh_pair(t, i, i)
     return s, sv
 
 
@@ -534,7 +555,7 @@ def _search(t, f, nodes, work, best):
         stop = nodes[_lca(t, nodes, lca_s, lca_d, lo, hi)].depth + 1 if lca_d != root else top_depth
         end = _path_ranges(t, nodes, lca_s, stop, lo, hi, work, end_d)
     best[0], best[1], best[2], best[7] = -INF, -1.0, -1.0, 0.0
-    first_block, last_block, span = lo // BLOCK, (hi - 1) // BLOCK, 1
+    first_block, last_block, span, chain_bound = lo // BLOCK, (hi - 1) // BLOCK, 1, INF
     while first_block // span != last_block // span:
         span *= 2
     for phase in range(2):
@@ -542,9 +563,10 @@ def _search(t, f, nodes, work, best):
             return -1
         if lca_d != root:
             _offer(t, f, chain_d, phase, best, D, S, chain_d, chain_s)
-        # the D-chain: all its ranges at once, then range by range, bisected
-        whole = end_d > CHAIN and _passes(_range_bound(t, work, CHAIN, end_d, lo, hi, n, D, slack),
-                                          phase, best, floor, f.tol)
+        # the D-chain: all its ranges at once (the same bound in both phases), then range by
+        if phase == 0 and end_d > CHAIN:  # range, bisected
+            chain_bound = _range_bound(t, work, CHAIN, end_d, lo, hi, n, D, slack)
+        whole = end_d > CHAIN and _passes(chain_bound, phase, best, floor, f.tol)
         for j in range(CHAIN, end_d if whole else CHAIN, 2):
             work[BISECT], work[BISECT + 1], sp = work[j], work[j + 1], BISECT + 2
             while sp > BISECT:
@@ -624,19 +646,24 @@ def _cut(t, frames, depth, arena, i, record, best, nodes, edges, ptr, nbr, eid, 
         _, f.cut_max, f.cut_min, _ = _aggregate(t, i, end, False)
         f.cut, f.cut_end, f.cut_weight, f.cut_parent = i, end, w, up
         f.n, f.term, f.record, f.side = n - s, best[5], record, 1
-        cut[up], edge[i], cut[i], kind[i] = min(cut[up], w), -INF, min(cut[i], w), ROOT
-        _refresh(t, up, up + 1)
-        _refresh(t, i, i + 1)
-        if s < 2:
-            _kill(t, i, end, work)
+        cut[up] = min(cut[up], w)
+        if s < 2:  # a leaf: done
+            edge[i], cut[i], kind[i] = -INF, INF, DEAD
+            _refresh_pair(t, up, i)
             return depth, arena
+        edge[i], cut[i], kind[i] = -INF, min(cut[i], w), ROOT
+        _refresh_pair(t, up, i)
         _open(frames[depth], i, end, s, best[4], f.tol, 0, record, 0, -1, f.theta, f.fref)
         return depth + 1, arena
-    rest = pos[f.lo].node  # the rest: laid out again above; x becomes the root
-    _kill(t, f.lo, i, work)
-    _kill(t, end, f.hi, work)
+    rest, lo, hi = pos[f.lo].node, f.lo, f.hi  # the rest: laid out again above; x, the root
     edge[i], cut[i], kind[i] = -INF, min(cut[i], w), ROOT
-    _refresh(t, i, i + 1)
+    if n - s == 1:  # the old root alone
+        edge[lo], cut[lo], kind[lo] = -INF, INF, DEAD
+        _refresh_pair(t, lo, i)
+    else:
+        _kill(t, lo, i, work)
+        _kill(t, end, hi, work)
+        _refresh_pair(t, i, i)
     f.lo, f.hi, f.n, f.term, f.record, f.side = i, end, s, best[4], record, 0
     if n - s < 2:
         return depth, arena
