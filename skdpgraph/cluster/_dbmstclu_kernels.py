@@ -34,9 +34,13 @@ from numba import njit
 
 BLOCK = 16  # positions per leaf of the segment tree
 DEAD, ROOT, HIGH, LOW, LEAF = 0, 1, 2, 3, 4  # kinds of positions; HIGH, LOW: inner nodes
-FIND_EDGE, FIND_CUT, FIND_LIVE = 0, 1, 2  # _find: edge >= value, cut <= value, any
+# Constants passed to kernels are numpy scalars: Python int and bool literals would make
+# numba compile a kernel once per value.
+FIND_EDGE, FIND_CUT, FIND_LIVE = np.int64(0), np.int64(1), np.int64(2)  # _find: edge >=
+FIRST, LAST, NO, YES = np.int64(0), np.int64(1), np.bool_(False), np.bool_(True)  # value,
+ZERO, NONE = np.int64(0), np.int64(-1)  # cut <= value, any
 INF = np.inf
-CHAIN, BISECT, DFS, PATH, FIND = 64, 256, 1024, 2048, 3000  # areas of the int buffer
+CHAIN, BISECT, DFS, PATH, FIND = (np.int64(k) for k in (64, 256, 1024, 2048, 3000))
 KEYS, CACHE, CACHED = 64, 256, 48  # of the float buffer: search stack keys, evaluations
 
 POSITION = np.dtype([("bound", "f8"), ("subtree", "i4"), ("rank", "i4"), ("node", "i4"),
@@ -64,13 +68,13 @@ def _kernel(**options):
     return njit(cache=True, _nrt=False, **options)
 
 
-@_kernel(inline="always")
+@_kernel()
 def _validity(sep, disp):
     """V(sep, disp), as numpy's ``where(disp > 0, (sep - disp) / maximum(sep, disp), 1)``."""
     return (sep - disp) / max(sep, disp) if disp > 0.0 else 1.0
 
 
-@_kernel(inline="always")
+@_kernel()
 def _side(p, sep, disp):
     """Validity of a side of a cut of weight ``p`` whose smallest cut and largest edge
     (``-inf`` if none) are ``sep`` and ``disp``."""
@@ -81,7 +85,7 @@ def _side(p, sep, disp):
 # t = (edge, cut, kind, pos, query, search, leaves): per position the weight of the edge to
 # the parent, the smallest cut at the node, its kind and the other fields; per segment of
 # the tree (leaves: blocks) its count and extremes (query) and the search's aggregates.
-@_kernel(inline="always")
+@_kernel()
 def _top(top, nxt, rank, top2, nxt2, rank2):
     """(largest value, next smaller value, largest rank at the largest) of two groups."""
     if top2 > top:
@@ -183,13 +187,13 @@ def _refresh_pair(t, i, j):
 def _kill(t, a, b, buf):
     """The live positions of ``[a, b)`` become dead (dead stretches are skipped)."""
     edge, cut, kind = t[0], t[1], t[2]
-    i = _find(t, a, b, FIND_LIVE, 0.0, False, buf)
+    i = _find(t, a, b, FIND_LIVE, 0.0, FIRST, buf)
     while i >= 0:
         end = min(b, i - i % BLOCK + BLOCK)
         for j in range(i, end):
             edge[j], cut[j], kind[j] = -INF, INF, DEAD
         _refresh(t, i, end)
-        i = _find(t, end, b, FIND_LIVE, 0.0, False, buf)
+        i = _find(t, end, b, FIND_LIVE, 0.0, FIRST, buf)
 
 
 @_kernel()
@@ -219,7 +223,7 @@ def _aggregate(t, a, b, with_bound):
     return count, e, c, v
 
 
-@_kernel(inline="always")
+@_kernel()
 def _matches(edge, cut, kind, query, k, i, mode, value):
     """Segment ``k`` (``i < 0``) or position ``i`` holds a live position of the mode."""
     if i < 0:
@@ -254,21 +258,21 @@ def _find(t, a, b, mode, value, last, buf):
                 continue
         else:
             k = buf[FIND + at - 1] if at <= n_left else buf[FIND + 32 + n_right - at + n_left]
-            if not _matches(edge, cut, kind, query, k, -1, mode, value):
+            if not _matches(edge, cut, kind, query, k, NONE, mode, value):
                 continue
             while k < leaves:
                 first = 2 * k + 1 if last else 2 * k
-                k = first if _matches(edge, cut, kind, query, first, -1, mode, value) else \
+                k = first if _matches(edge, cut, kind, query, first, NONE, mode, value) else \
                     4 * k + 1 - first
             lo, hi = (k - leaves) * BLOCK, (k - leaves + 1) * BLOCK
         for i in range(hi - 1, lo - 1, -1) if last else range(lo, hi):
-            if _matches(edge, cut, kind, query, 0, i, mode, value):
+            if _matches(edge, cut, kind, query, ZERO, i, mode, value):
                 return i
     return -1
 
 
 # --------------------------------------------------------------------- tree paths
-@_kernel(inline="always")
+@_kernel()
 def _head(pos, kind, nodes, u, lo, hi):
     """Head of the heavy path of node ``u`` within the cluster at ``[lo, hi)`` (root at
     ``lo``): the head of the layout, unless that node has left the cluster."""
@@ -277,7 +281,7 @@ def _head(pos, kind, nodes, u, lo, hi):
     return h if lo <= p < hi and kind[p] != DEAD and pos[p].node == h else pos[lo].node
 
 
-@_kernel(inline="always")
+@_kernel()
 def _up(pos, nodes, u):
     return pos[pos[nodes[u].position].parent].node
 
@@ -308,7 +312,7 @@ def _path_ranges(t, nodes, u, top_depth, lo, hi, buf, at):
 
 
 # --------------------------------------------------------------------- clusters
-@_kernel(inline="always")
+@_kernel()
 def _store(edge, kind, pos, i, s, sv, theta, fref):
     """Store the subtree size ``s`` and the bound of ``s V_in = sv`` at candidate ``i``."""
     pos[i].subtree = s
@@ -390,7 +394,7 @@ def _restore(t, lo, hi, nodes, theta, fref):
     for i in range(lo + 1, hi):
         if kind[i] != DEAD:
             s = nodes[i - lo]
-            _store(edge, kind, pos, i, s.subtree,
+            _store(edge, kind, pos, i, np.int64(s.subtree),
                    s.subtree * _side(edge[i], min(cut[i], s.lowest), s.inside), theta, fref)
     _refresh(t, lo, hi)
 
@@ -399,7 +403,7 @@ def _restore(t, lo, hi, nodes, theta, fref):
 def _inside(t, i, theta, fref):
     """``(s, s V_in)`` of the subtree at position ``i``; the bound stored there becomes exact."""
     edge, cut, kind, pos = t[0], t[1], t[2], t[3]
-    count, d_in, m_in, _ = _aggregate(t, i + 1, pos[i].end, False)
+    count, d_in, m_in, _ = _aggregate(t, i + 1, np.int64(pos[i].end), NO)
     s = count + 1
     sv = s * _side(edge[i], min(cut[i], m_in), d_in)
     old = (kind[i], pos[i].bound, pos[i].subtree)
@@ -417,10 +421,10 @@ def _evaluate(t, i, f, D, S, chain_d, chain_s):
     (the lowest common ancestor of the edges of weight ``D``) or ``chain_s`` (of the nodes of
     cut ``S``), its rest holds both, and its extremes are ``D`` and ``S``."""
     s, sv = _inside(t, i, f.theta, f.fref)
-    end = t[3][i].end
+    end = np.int64(t[3][i].end)
     if i <= chain_d < end or i <= chain_s < end:
-        _, d1, s1, _ = _aggregate(t, f.lo, i, False)
-        _, d2, s2, _ = _aggregate(t, end, f.hi, False)
+        _, d1, s1, _ = _aggregate(t, f.lo, i, NO)
+        _, d2, s2, _ = _aggregate(t, end, f.hi, NO)
         D, S = max(d1, d2), min(s1, s2)
     tb = (f.n - s) * _side(t[0][i], S, D)
     return sv + tb, sv, tb, s
@@ -483,11 +487,11 @@ def _range_bound(t, ranges, first, end, lo, hi, n, D, slack):
     for j in range(first, end, 2):
         a = ranges[j] + (1 if j == end - 2 else 0)  # the top alone, below
         if a <= ranges[j + 1]:
-            _, e, _, v = _aggregate(t, a, ranges[j + 1] + 1, True)
+            _, e, _, v = _aggregate(t, a, ranges[j + 1] + 1, YES)
             p_high, inside = max(p_high, e), max(inside, v)
-    n_top = _aggregate(t, top, pos[top].end, False)[0]
-    n_bottom = _aggregate(t, bottom, pos[bottom].end, False)[0]
-    rest = max(_aggregate(t, lo, top, False)[1], _aggregate(t, pos[top].end, hi, False)[1])
+    n_top = _aggregate(t, top, np.int64(pos[top].end), NO)[0]
+    n_bottom = _aggregate(t, bottom, np.int64(pos[bottom].end), NO)[0]
+    rest = max(_aggregate(t, lo, top, NO)[1], _aggregate(t, np.int64(pos[top].end), hi, NO)[1])
     bound = n_top * (edge[top] / D - 1.0) + (n - n_top) * _side(edge[top], INF, rest)
     if p_high > -INF:
         inside = min(inside, n_bottom * (p_high / D - 1.0))
@@ -519,7 +523,7 @@ def _offer(t, f, i, phase, best, D, S, chain_d, chain_s):
         best[1], best[2], best[3], best[4], best[5], best[6] = i, t[3][i].rank, r, sv, tb, s
 
 
-@_kernel(inline="always")
+@_kernel()
 def _passes(bound, phase, best, floor, tol):
     return bound >= floor and bound > best[0] if phase == 0 else bound >= best[0] - tol
 
@@ -531,7 +535,7 @@ def _search(t, f, nodes, work, best):
     they can be neither the cut nor the top of a cut cluster."""
     edge, _, kind, pos, query, search, leaves = t
     lo, hi, n = f.lo, f.hi, f.n
-    _, D, S, _ = _aggregate(t, lo, hi, False)
+    _, D, S, _ = _aggregate(t, lo, hi, NO)
     f.stable, f.last_d, f.last_s = f.stable + 1 if D == f.last_d and S == f.last_s else 0, D, S
     corr = max(0.0, f.fref - _side(f.theta, S, D)) if D > 0.0 else 0.0
     slack = 1e-11 * n  # rounding of the bounds; far below the tolerance 1e-9 n
@@ -540,11 +544,11 @@ def _search(t, f, nodes, work, best):
     floor, root = -INF if f.forced else f.term - 3.0 * f.tol, pos[lo].node
     lca_d = lca_s = root  # the chains: ancestors of every edge of weight D / node of cut S
     if D > 0.0:
-        lca_d = _lca(t, nodes, pos[_find(t, lo, hi, FIND_EDGE, D, False, work)].node,
-                     pos[_find(t, lo, hi, FIND_EDGE, D, True, work)].node, lo, hi)
+        lca_d = _lca(t, nodes, pos[_find(t, lo, hi, FIND_EDGE, D, FIRST, work)].node,
+                     pos[_find(t, lo, hi, FIND_EDGE, D, LAST, work)].node, lo, hi)
     if S < D:  # else no edge exceeds S: an S-chain member has the generic value
-        lca_s = _lca(t, nodes, pos[_find(t, lo, hi, FIND_CUT, S, False, work)].node,
-                     pos[_find(t, lo, hi, FIND_CUT, S, True, work)].node, lo, hi)
+        lca_s = _lca(t, nodes, pos[_find(t, lo, hi, FIND_CUT, S, FIRST, work)].node,
+                     pos[_find(t, lo, hi, FIND_CUT, S, LAST, work)].node, lo, hi)
     chain_d = nodes[lca_d].position if lca_d != root else -1
     chain_s = nodes[lca_s].position if lca_s != root else -1
     top_depth, end_d = nodes[root].depth + 1, CHAIN
@@ -581,18 +585,18 @@ def _search(t, f, nodes, work, best):
                     m = (a + b) // 2
                     work[sp], work[sp + 1], work[sp + 2], work[sp + 3], sp = a, m, m + 1, b, sp + 4
         for j in range(end_d, end, 2):  # the S-chain: members with an edge <= S have the
-            c = _find(t, work[j], work[j + 1] + 1, FIND_EDGE, S, False, work)  # generic value;
+            c = _find(t, work[j], work[j + 1] + 1, FIND_EDGE, S, FIRST, work)  # generic value;
             while c >= 0:  # for the others V_out <= V(p, D)
                 v = _side(edge[c], INF, D)
                 bound = 1.0 + (n - 1) * v if kind[c] == LEAF else \
                     pos[c].bound + max(n - pos[c].subtree, 1) * v + slack
                 if edge[c] > S and _passes(bound, phase, best, floor, f.tol):
                     _offer(t, f, c, phase, best, D, S, chain_d, chain_s)
-                c = _find(t, c + 1, work[j + 1] + 1, FIND_EDGE, S, False, work)
+                c = _find(t, c + 1, work[j + 1] + 1, FIND_EDGE, S, FIRST, work)
         # branch and bound over the segment tree, from the lowest segment over the cluster
         k0, sp = (leaves + first_block) // span, DFS + 3
         work[DFS], work[DFS + 1], work[DFS + 2] = k0, first_block - first_block % span, span
-        best[KEYS] = _key(edge, kind, pos, query, search, k0, -1, phase, best, floor, f.tol, n,
+        best[KEYS] = _key(edge, kind, pos, query, search, k0, NONE, phase, best, floor, f.tol, n,
                           S, D, corr, slack, exact)
         while sp > DFS:
             sp -= 3
@@ -603,9 +607,9 @@ def _search(t, f, nodes, work, best):
             f.work += 1
             if nb > 1:
                 nb //= 2
-                right = _key(edge, kind, pos, query, search, 2 * k + 1, -1, phase, best, floor,
+                right = _key(edge, kind, pos, query, search, 2 * k + 1, NONE, phase, best, floor,
                              f.tol, n, S, D, corr, slack, exact)
-                left = _key(edge, kind, pos, query, search, 2 * k, -1, phase, best, floor, f.tol,
+                left = _key(edge, kind, pos, query, search, 2 * k, NONE, phase, best, floor, f.tol,
                             n, S, D, corr, slack, exact)
                 first = 2 * k + 1 if right > left else 2 * k  # explored first: pushed last
                 for child in (4 * k + 1 - first, first):
@@ -614,7 +618,7 @@ def _search(t, f, nodes, work, best):
                 continue
             for i in range(max(lo, fb * BLOCK), min(hi, fb * BLOCK + BLOCK)):
                 if kind[i] >= HIGH:
-                    key = _key(edge, kind, pos, query, search, 0, i, phase, best, floor, f.tol, n,
+                    key = _key(edge, kind, pos, query, search, ZERO, i, phase, best, floor, f.tol, n,
                                S, D, corr, slack, exact)
                     if key > -INF and key > (best[0] if phase == 0 else best[2]):
                         _offer(t, f, i, phase, best, D, S, chain_d, chain_s)
@@ -638,12 +642,12 @@ def _cut(t, frames, depth, arena, i, record, best, nodes, edges, ptr, nbr, eid, 
     subtree in place, a rest laid out again at ``arena``. Returns the new depth and arena."""
     edge, cut, kind, pos = t[0], t[1], t[2], t[3]
     f = frames[depth - 1]
-    w, end, up, n, s = edge[i], pos[i].end, pos[i].parent, f.n, int(best[6])
+    w, end, up, n, s = edge[i], np.int64(pos[i].end), np.int64(pos[i].parent), f.n, int(best[6])
     is_cut[pos[i].rank], f.forced = 1, 0
     nodes[pos[i].node].cut = min(nodes[pos[i].node].cut, w)
     nodes[pos[up].node].cut = min(nodes[pos[up].node].cut, w)
     if 2 * s <= n:  # the subtree: its ancestors are looked at again once it is done
-        _, f.cut_max, f.cut_min, _ = _aggregate(t, i, end, False)
+        _, f.cut_max, f.cut_min, _ = _aggregate(t, i, end, NO)
         f.cut, f.cut_end, f.cut_weight, f.cut_parent = i, end, w, up
         f.n, f.term, f.record, f.side = n - s, best[5], record, 1
         cut[up] = min(cut[up], w)
@@ -653,9 +657,10 @@ def _cut(t, frames, depth, arena, i, record, best, nodes, edges, ptr, nbr, eid, 
             return depth, arena
         edge[i], cut[i], kind[i] = -INF, min(cut[i], w), ROOT
         _refresh_pair(t, up, i)
-        _open(frames[depth], i, end, s, best[4], f.tol, 0, record, 0, -1, f.theta, f.fref)
+        _open(frames[depth], i, end, np.int64(s), best[4], f.tol, ZERO, record, ZERO, NONE, f.theta,
+              f.fref)
         return depth + 1, arena
-    rest, lo, hi = pos[f.lo].node, f.lo, f.hi  # the rest: laid out again above; x, the root
+    rest, lo, hi = np.int64(pos[f.lo].node), f.lo, f.hi  # the rest: laid out again above; x, the root
     edge[i], cut[i], kind[i] = -INF, min(cut[i], w), ROOT
     if n - s == 1:  # the old root alone
         edge[lo], cut[lo], kind[lo] = -INF, INF, DEAD
@@ -669,8 +674,8 @@ def _cut(t, frames, depth, arena, i, record, best, nodes, edges, ptr, nbr, eid, 
         return depth, arena
     count, theta, fref = _layout(t, rest, arena, nodes, edges, ptr, nbr, eid, weight, is_cut,
                                  stack, order)
-    _open(frames[depth], arena, arena + count, count, best[5], f.tol, 0, record, 1, arena, theta,
-          fref)
+    _open(frames[depth], arena, arena + count, count, best[5], f.tol, ZERO, record, LAST, arena,
+          theta, fref)
     return depth + 1, arena + count
 
 
@@ -686,25 +691,25 @@ def _resume(t, f, nodes, work):
         node = pos[up].node
         for mode in range(FIND_EDGE, FIND_CUT + 1 if f.cut_weight > f.cut_min else FIND_CUT):
             value, depth = f.cut_max if mode == FIND_EDGE else f.cut_min, -1
-            j = _find(t, f.lo, f.cut, mode, value, True, work)
+            j = _find(t, f.lo, f.cut, mode, value, LAST, work)
             if j >= 0 and pos[j].end > f.cut:  # an ancestor of the cut
                 depth = nodes[pos[j].node].depth - (1 if mode == FIND_EDGE else 0)
             elif j >= 0:
                 depth = nodes[_lca(t, nodes, pos[j].node, node, f.lo, f.hi)].depth
-            j = _find(t, f.cut_end, f.hi, mode, value, False, work)
+            j = _find(t, f.cut_end, f.hi, mode, value, FIRST, work)
             if j >= 0:
                 depth = max(depth, nodes[_lca(t, nodes, pos[j].node, node, f.lo, f.hi)].depth)
             top = depth if mode == FIND_EDGE else min(top, depth)
-        low = max(_aggregate(t, up + 1, pos[up].end, False)[1], t[0][up])
+        low = max(_aggregate(t, up + 1, np.int64(pos[up].end), NO)[1], t[0][up])
         threshold = (1.0 + f.fref) * low * (1.0 - 1e-9) if low > 0.0 else -INF
         end = _path_ranges(t, nodes, _up(pos, nodes, node),
                            max(top + 1, nodes[pos[f.lo].node].depth + 1), f.lo, f.hi, work, PATH)
         for j in range(PATH, end, 2):
-            c = _find(t, work[j], work[j + 1] + 1, FIND_EDGE, threshold, False, work)
+            c = _find(t, work[j], work[j + 1] + 1, FIND_EDGE, threshold, FIRST, work)
             while c >= 0:
                 _inside(t, c, f.theta, f.fref)
                 f.work += 8
-                c = _find(t, c + 1, work[j + 1] + 1, FIND_EDGE, threshold, False, work)
+                c = _find(t, c + 1, work[j + 1] + 1, FIND_EDGE, threshold, FIRST, work)
         _inside(t, up, f.theta, f.fref)
     f.cut = -1
 
@@ -724,7 +729,7 @@ def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, stack
     for e in range(edges.shape[0]):
         for u in (edges[e, 0], edges[e, 1]):
             nbr[order[u]], eid[order[u]], order[u] = edges[e, 0] + edges[e, 1] - u, e, order[u] + 1
-    n_records = n_components = 0
+    n_records = n_components = ZERO
     for start in range(n):  # components by smallest node, laid out at 0 one after the other
         if nodes[start].depth >= 0:
             continue
@@ -739,18 +744,18 @@ def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, stack
                 r.gain, r.rank, r.child_a, r.child_b = 2.0 - (-2.0), eid[ptr[start]], -1, -1
                 nodes[other].depth, n_records = 0, n_records + 1
             continue
-        count, theta, fref = _layout(t, start, 0, nodes, edges, ptr, nbr, eid, weight, is_cut,
+        count, theta, fref = _layout(t, start, ZERO, nodes, edges, ptr, nbr, eid, weight, is_cut,
                                      stack, order)
         components[n_components, 0], components[n_components, 1] = count, -1
-        _open(frames[0], 0, count, count, -float(count), tie_rtol * count, 1, -1 - n_components,
-              0, -1, theta, fref)
-        depth, arena = 1, count
+        _open(frames[0], ZERO, count, count, -float(count), tie_rtol * count, LAST, -1 - n_components,
+              ZERO, NONE, theta, fref)
+        depth, arena = LAST, count
         while depth:
             f = frames[depth - 1]
             if f.cut >= 0:
                 _resume(t, f, nodes, work)
             if f.n >= 2 and f.work > f.hi - f.lo + 64 and f.stable >= 4:
-                _, D, S, _ = _aggregate(t, f.lo, f.hi, False)  # theta and F no longer change:
+                _, D, S, _ = _aggregate(t, f.lo, f.hi, NO)  # theta and F no longer change:
                 theta = min(S, D)  # the bounds are stored again at them
                 fref = _side(theta, S, D) if D > 0.0 else 0.0
                 if theta != f.theta or fref != f.fref:
@@ -778,7 +783,7 @@ def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, stack
 
 
 # --------------------------------------------------------------------- replay, labels
-@_kernel(inline="always")
+@_kernel()
 def _better(rank, a, b):
     return b if a < 0 or (b >= 0 and rank[b] > rank[a]) else a
 
@@ -809,14 +814,14 @@ def _replay(records, components, n_components, tie_rtol, order, slot, gain, rank
             continue
         tol, s_comp, first, held[0], n_held = tie_rtol * n_c, -float(n_c), True, \
             slot[components[c, 1]], 1
-        _set(tree, rank, held[0], True)
+        _set(tree, rank, held[0], YES)
         while s_comp < n_c - tol and tree[1] >= 0:
             j = 1
             while j < size:  # the present slot of largest gain
                 j = 2 * j + 1 if tree[2 * j + 1] >= 0 else 2 * j
             if not first and gain[j - size] < -tol:
                 break
-            lo, hi, pick = np.searchsorted(gain, gain[j - size] - tol) + size, 2 * size, -1
+            lo, hi, pick = np.searchsorted(gain, gain[j - size] - tol) + size, 2 * size, NONE
             while lo < hi:
                 if lo & 1:
                     pick, lo = _better(rank, pick, tree[lo]), lo + 1
@@ -824,16 +829,16 @@ def _replay(records, components, n_components, tie_rtol, order, slot, gain, rank
                     hi -= 1
                     pick = _better(rank, pick, tree[hi])
                 lo, hi = lo >> 1, hi >> 1
-            _set(tree, rank, pick, False)
+            _set(tree, rank, pick, NO)
             r, first = records[order[pick]], False
             s_comp, total = s_comp + r.gain, total + r.gain
             cuts[k], path[k], k = r.rank, total, k + 1
             for child in (r.child_a, r.child_b):
                 if child >= 0:
                     held[n_held], n_held = slot[child], n_held + 1
-                    _set(tree, rank, slot[child], True)
+                    _set(tree, rank, slot[child], YES)
         for j in range(n_held):
-            _set(tree, rank, held[j], False)
+            _set(tree, rank, held[j], NO)
     return k
 
 
