@@ -1,70 +1,77 @@
-"""Speed and memory of DBMSTClu on noisy released trees, measured in one run.
+"""DBMSTClu's speed and memory against scipy's minimum_spanning_tree, in one run.
 
-Every time is a ratio to scipy's minimum_spanning_tree on the same graph,
-measured interleaved (MST, case, MST, case, ...) and summarised by medians, so
-that the load of a shared machine cancels out as far as it can. Prints:
+Every time is a ratio to ``scipy.sparse.csgraph.minimum_spanning_tree`` on the same graph
+(the floor for any tree-based clusterer: it reads every edge), measured interleaved (MST,
+case, MST, case, ...) and summarised by medians, so that the load of a shared machine cancels
+out as far as it can. Prints:
 
-* DBMSTClu on the tree released by PrivateMSTClustering (PAMST topology and
-  Laplace weight release, epsilon=1, sensitivity=0.1, weights in [0, 1]) of
-  random sparse graphs (average degree 8, uniform weights) of 10^5, 10^6 and
-  4 x 10^6 edges: thousands of cuts. Also the peak memory of DBMSTClu
-  (tracemalloc, a separate run) over the bytes of the CSR input graph;
-* PrivateMSTClustering end to end (``epsilon=1, sensitivity=0.1,
-  weight_bounds=(0, 1), tree_mechanism="pamst", metric="precomputed"``) on
-  the same graphs;
-* the same two on the 10-nearest-neighbour graph of points on a line (four
-  Gaussian blobs, 10^5 and 4 x 10^5 points; sensitivity 1): the released
-  tree is deep (depth in the thousands) and cut into tens of thousands of
-  clusters, so many cuts have thousands of ancestors;
-* rooting (``skdpgraph.tree.root_forest``) of a star of 200,000
-  leaves and of 500,000 two-node components (quadratic before: 23 s and
-  246 s), as ratios to the MST of the same graph;
-* trees whose largest edge is cut at every step (distinct weights growing
-  towards the leaves: a path, a star, a complete binary tree), at 5,000 and
-  20,000 nodes, with the growth exponent of the time (1 is linear, 2
-  quadratic). Every cut there changes the cluster's dispersion, and with it
-  every candidate's value: a known quadratic case (docs/dbmstclu.md).
+* ``dbmstclu`` on noisy released trees: the tree PrivateMSTClustering releases (PAMST
+  topology and Laplace weights, epsilon 1, sensitivity 0.1, weights in [0, 1]) from random
+  graphs of 10^5, 10^6 and 4 x 10^6 edges (4 per node): thousands to hundreds of thousands
+  of cuts; the peak of traced memory (tracemalloc, a separate run) over the bytes of the CSR
+  input graph;
+* ``dbmstclu`` on clean trees: the exact MST of random graphs (10 edges per node) and of
+  10-nearest-neighbour graphs of uniform points, 10^6 and 4 x 10^6 edges;
+* ``PrivateMSTClustering`` end to end (validation, release, DBMSTClu) on the random graphs
+  of 10^6 and 4 x 10^6 edges, with PAMST at sensitivity 0.1 (tens of thousands of clusters)
+  and the default tree at sensitivities 0.1 and 0.01;
+* trees of 10^6 nodes whose shape and weights make DBMSTClu cut at every step (weights
+  growing away from node 0: the largest edge is cut each time): a path, a V-shaped path
+  heavy at both ends (cuts alternate between the ends), a star, a caterpillar whose legs
+  grow along the spine and one with random weights, a complete binary tree, a spider of 100
+  legs, a broom, 500,000 two-node components. Each against scipy's MST of the same tree,
+  and of the same topology with U(0, 1) weights (on pre-sorted weights scipy's sort costs
+  almost nothing).
 
-Targets (docs/dbmstclu.md): DBMSTClu and PrivateMSTClustering within 2x the
-MST at 10^6 and 4 x 10^6 edges, memory at most 3x the CSR input.
+``--baseline DIR`` runs the same trees and graphs with the skdpgraph found in ``DIR`` (for
+example another checkout) in a subprocess and prints its ratios beside ("before"); its
+shapes run at 10^4 nodes. Targets (docs/dbmstclu.md): noisy trees and
+PrivateMSTClustering within 2x the MST, clean trees within 0.5x, the shapes within 5x, peak
+memory within 2x the CSR input.
 
-Usage: python benchmarks/bench_dbmstclu.py [--quick] [--repeats 3]
+Usage: python benchmarks/bench_dbmstclu.py [--quick] [--repeats 3] [--baseline DIR]
 """
 
 import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
 import tracemalloc
 import warnings
+from pathlib import Path
+
+if "--worker" not in sys.argv:  # measure this checkout, not an installed copy
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.sparse.csgraph import minimum_spanning_tree
 from sklearn.neighbors import kneighbors_graph
 
 from skdpgraph import PrivateMSTClustering, dbmstclu
-from skdpgraph.tree import check_tree
-from skdpgraph.tree import root_forest
+from skdpgraph.tree import check_tree, make_spanning_tree
+from skdpgraph.tree import minimum_spanning_tree as exact_mst
 from skdpgraph.utils import edges_to_csr
 
 
-def random_graph(m, seed=0):
-    """``m`` distinct random edges on ``m // 4`` nodes, uniform weights in (0, 1)."""
+def random_graph(m, per_node=4, seed=0):
+    """``m`` distinct random edges on ``m // per_node`` nodes, weights in (0, 1)."""
     rng = np.random.default_rng(seed)
-    n = m // 4
-    key = np.unique(rng.integers(0, n * n, size=int(1.2 * m)))
-    key = rng.permutation(key)
-    u, v = key // n, key % n
-    keep = u != v
-    lo, hi = np.minimum(u[keep], v[keep]), np.maximum(u[keep], v[keep])
-    key = np.unique(lo * n + hi)[:m]
-    lo, hi = key // n, key % n
-    return edges_to_csr(lo, hi, rng.random(lo.size) * 0.999 + 0.001, n)
+    n = m // per_node
+    key = rng.integers(0, n * n, size=int(1.3 * m))
+    lo, hi = np.minimum(key // n, key % n), np.maximum(key // n, key % n)
+    key = np.unique((lo * n + hi)[lo != hi])
+    key = rng.permutation(key)[:m]
+    return edges_to_csr(key // n, key % n, rng.random(key.size) * 0.999 + 0.001, n)
 
 
-def line_knn_graph(n, seed=0):
-    """Symmetrised 10-NN distance graph of ``n`` points on a line (four blobs)."""
-    rng = np.random.default_rng(seed)
-    x = np.concatenate([rng.normal(3.0 * c, 1.0, n // 4) for c in range(4)])
-    g = kneighbors_graph(x[:, None], 10, mode="distance")
+def knn_graph(m, seed=0):
+    """Symmetrised 10-NN distance graph of uniform points of the unit square, about m edges."""
+    X = np.random.default_rng(seed).random((int(m / 5.7), 2))
+    g = kneighbors_graph(X, 10, mode="distance")
     return g.maximum(g.T).tocsr()
 
 
@@ -72,22 +79,46 @@ def csr_bytes(g):
     return g.data.nbytes + g.indices.nbytes + g.indptr.nbytes
 
 
-def estimator(sensitivity=0.1):
-    return PrivateMSTClustering(epsilon=1, sensitivity=sensitivity, weight_bounds=(0, 1),
-                                tree_mechanism="pamst", metric="precomputed", random_state=0)
+def released(graph):
+    return PrivateMSTClustering(epsilon=1, sensitivity=0.1, weight_bounds=(0, 1),
+                                tree_mechanism="pamst", metric="precomputed",
+                                random_state=0).fit(graph).tree_
 
 
-def ratios(graph, fn, repeats):
-    """Median time of ``fn`` over the median MST time, interleaved."""
-    t_mst, t_fn = [], []
+def shapes(n):
+    """Trees of ``n`` nodes cut at every step (but the caterpillar with random weights)."""
+    rng = np.random.default_rng(0)
+    c = np.arange(1, n)
+    grow = c.astype(float)
+    spine = n // 2
+    cat_u = np.concatenate([np.arange(spine - 1), np.arange(n - spine) % spine])
+    cat_v = np.concatenate([np.arange(1, spine), np.arange(spine, n)])
+    cat_w = np.concatenate([rng.random(spine - 1) * 0.1, 1.0 + np.arange(n - spine)])
+    return {
+        "path": (c - 1, c, grow),
+        "V-shaped path": (c - 1, c, np.abs(c - n / 2) + 1 + 0.5 * (c > n / 2)),
+        "star": (np.zeros(n - 1, dtype=np.int64), c, grow),
+        "caterpillar, legs growing": (cat_u, cat_v, cat_w),
+        "caterpillar, random weights": (cat_u, cat_v, rng.random(n - 1)),
+        "complete binary tree": ((c - 1) // 2, c, grow),
+        "spider, 100 legs": (np.where(c <= 100, 0, c - 100), c, grow),
+        "broom": (np.where(c < n // 2, c - 1, n // 2 - 1), c, grow),
+        "two-node components": (np.arange(0, n, 2), np.arange(1, n, 2), rng.random(n // 2)),
+    }
+
+
+def interleaved(fn, graph, repeats):
+    """(median time of fn, median MST time, median ratio, last result of fn)."""
+    t_fn, t_mst = [], []
     for _ in range(repeats):
         t0 = time.perf_counter()
         minimum_spanning_tree(graph)
         t_mst.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        fn()
+        out = fn()
         t_fn.append(time.perf_counter() - t0)
-    return float(np.median(t_fn)), float(np.median(t_mst)), float(np.median(np.divide(t_fn, t_mst)))
+    return (float(np.median(t_fn)), float(np.median(t_mst)),
+            float(np.median(np.divide(t_fn, t_mst))), out)
 
 
 def peak_bytes(fn):
@@ -99,66 +130,141 @@ def peak_bytes(fn):
         tracemalloc.stop()
 
 
+def measure(cases, repeats, with_memory):
+    """Run every case {name: (kind, graph, tree or None)}; returns {name: result dict}."""
+    dbmstclu(make_spanning_tree([0, 1], [1, 2], [1.0, 2.0], 3))  # compile / load the engine
+    results = {}
+    for name, (kind, graph, extra) in cases.items():
+        if kind == "ptclust":
+            mechanism, sensitivity = extra
+            fn = (lambda g=graph, mech=mechanism, mu=sensitivity: PrivateMSTClustering(
+                epsilon=1, sensitivity=mu, weight_bounds=(0, 1), tree_mechanism=mech,
+                metric="precomputed", random_state=0).fit(g).n_clusters_)
+        else:
+            tree = check_tree(extra)
+            fn = (lambda tr=tree: dbmstclu(tr))
+        t, t_mst, ratio, out = interleaved(fn, graph, repeats)
+        res = {"time": t, "mst": t_mst, "ratio": ratio,
+               "cuts": int(out) - 1 if kind == "ptclust" else int(out.cut_weights.size)}
+        if kind == "noisy" and with_memory:
+            res["memory"] = peak_bytes(fn) / csr_bytes(graph)
+        if kind == "shape":  # the same topology with random weights as a second reference
+            g = graph.copy()
+            g.data = np.random.default_rng(1).random(g.data.size)
+            g = g.maximum(g.T).tocsr()
+            res["ratio_random"] = t / float(np.median([_timed(minimum_spanning_tree, g)
+                                                       for _ in range(repeats)]))
+        results[name] = res
+        print(json.dumps({"progress": name, **res}), file=sys.stderr, flush=True)
+    return results
+
+
+def _timed(fn, *args):
+    t0 = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - t0
+
+
+def build_cases(quick, shape_nodes):
+    noisy = [10**5] if quick else [10**5, 10**6, 4 * 10**6]
+    big = [10**5] if quick else [10**6, 4 * 10**6]
+    cases = {}
+    for m in noisy:
+        g = random_graph(m)
+        cases[f"noisy tree, random graph, {m:.0e} edges"] = ("noisy", g, released(g))
+    for m in big:
+        g = random_graph(m, per_node=10)
+        cases[f"clean tree, random graph, {m:.0e} edges"] = ("clean", g, exact_mst(g))
+        g = knn_graph(m)
+        cases[f"clean tree, 10-NN graph, {m:.0e} edges"] = ("clean", g, exact_mst(g))
+    for m in big:
+        g = random_graph(m)
+        for mech, mu in (("pamst", 0.1), ("auto", 0.1), ("auto", 0.01)):
+            cases[f"PrivateMSTClustering {mech}, mu {mu}, {m:.0e} edges"] = ("ptclust", g,
+                                                                            (mech, mu))
+    for name, (u, v, w) in shapes(shape_nodes).items():
+        tree = make_spanning_tree(u, v, w, shape_nodes)
+        cases[f"{name}, {shape_nodes:.0e} nodes"] = ("shape", tree.tree, tree)
+    return cases
+
+
+def save(cases, path):
+    arrays, kinds = {}, {}
+    for j, (name, (kind, graph, extra)) in enumerate(cases.items()):
+        kinds[name] = (j, kind, extra if kind == "ptclust" else None)
+        g, tr = sp.csr_array(graph), None if kind == "ptclust" else check_tree(extra)
+        arrays.update({f"{j}_data": g.data, f"{j}_indices": g.indices, f"{j}_indptr": g.indptr,
+                       f"{j}_n": np.array([g.shape[0]])})
+        if tr is not None:
+            arrays.update({f"{j}_edges": tr.edges, f"{j}_weights": tr.weights})
+    np.savez(path, **arrays)
+    Path(str(path) + ".json").write_text(json.dumps(kinds))
+
+
+def load(path):
+    arrays, kinds = np.load(path), json.loads(Path(str(path) + ".json").read_text())
+    cases = {}
+    for name, (j, kind, extra) in kinds.items():
+        n = int(arrays[f"{j}_n"][0])
+        g = sp.csr_array((arrays[f"{j}_data"], arrays[f"{j}_indices"], arrays[f"{j}_indptr"]),
+                         shape=(n, n))
+        tree = None if kind == "ptclust" else make_spanning_tree(
+            arrays[f"{j}_edges"][:, 0], arrays[f"{j}_edges"][:, 1], arrays[f"{j}_weights"], n)
+        cases[name] = (kind, g, tuple(extra) if kind == "ptclust" else tree)
+    return cases
+
+
+def baseline(directory, cases, repeats):
+    """The same cases with the skdpgraph of ``directory``, in a subprocess (shapes smaller)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "cases.npz"
+        save(cases, path)
+        env = dict(os.environ, PYTHONPATH=str(directory))
+        proc = subprocess.run([sys.executable, __file__, "--worker", str(path), "--repeats",
+                               str(repeats)], capture_output=True, text=True, env=env,
+                              check=True)
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def report(results, before, shape_nodes, base_shapes):
+    head = f"{'case':<52} | {'time s':>7} | {'MST s':>6} | {'x MST':>6} | {'cuts':>7} | "
+    print(head + f"{'peak/CSR':>8} | {'before x MST':>12}")
+    for name, r in results.items():
+        prior = before.get(name, {}).get("ratio")
+        extra = f"{r['memory']:8.2f}" if "memory" in r else (
+            f"rnd {r['ratio_random']:4.1f}" if "ratio_random" in r else " " * 8)
+        print(f"{name:<52} | {r['time']:7.3f} | {r['mst']:6.3f} | {r['ratio']:6.2f} | "
+              f"{r['cuts']:>7} | {extra:>8} | " + (f"{prior:12.2f}" if prior else ""))
+    if base_shapes:
+        print(f"\nshapes at {base_shapes:.0e} nodes, before (x MST of the same tree):")
+        for name, r in before.items():
+            if "nodes" in name:
+                print(f"  {name:<50} {r['time']:8.3f} s {r['ratio']:9.1f} x  {r['cuts']} cuts")
+
+
 def main():
     warnings.simplefilter("ignore")  # the releases warn that noise dominates
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="10^5 edges only")
+    parser.add_argument("--quick", action="store_true", help="10^5 edges and nodes only")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--baseline", help="a directory whose skdpgraph is the 'before'")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    sizes = [10**5] if args.quick else [10**5, 10**6, 4 * 10**6]
-    points = [10**5] if args.quick else [10**5, 4 * 10**5]
-    print(f"{'case':<52} | {'time (s)':>9} | {'MST (s)':>8} | {'ratio':>6} | "
-          f"{'cuts':>7} | {'peak/CSR':>8}")
-    cases = [(f"noisy tree, {m:.0e} edges", lambda m=m: random_graph(m), 0.1) for m in sizes]
-    cases += [(f"deep noisy tree, line 10-NN, {n:.0e} points", lambda n=n: line_knn_graph(n), 1.0)
-              for n in points]
-    for label, make, sensitivity in cases:
-        graph = make()
-        tree = check_tree(estimator(sensitivity).fit(graph).tree_)
-        res = dbmstclu(tree)
-        t, t_mst, r = ratios(graph, lambda: dbmstclu(tree), args.repeats)
-        mem = peak_bytes(lambda: dbmstclu(tree)) / csr_bytes(graph)
-        print(f"{'DBMSTClu, ' + label:<52} | {t:>9.3f} | {t_mst:>8.3f} | "
-              f"{r:>6.2f} | {res.cut_weights.size:>7} | {mem:>8.2f}")
-        t, t_mst, r = ratios(graph, lambda: estimator(sensitivity).fit(graph), args.repeats)
-        print(f"{'PrivateMSTClustering end to end, ' + label:<52} | {t:>9.3f} | "
-              f"{t_mst:>8.3f} | {r:>6.2f} | {'':>7} | {'':>8}")
-    for name, n, edges in (
-            ("rooting a star of 200,000 leaves", 200_001,
-             np.column_stack([np.zeros(200_000, dtype=np.int64), np.arange(1, 200_001)])),
-            ("rooting 500,000 two-node components", 10**6,
-             np.column_stack([np.arange(0, 10**6, 2), np.arange(1, 10**6, 2)]))):
-        w = np.random.default_rng(1).random(len(edges))
-        graph = edges_to_csr(edges[:, 0], edges[:, 1], w, n)
-        t, t_mst, r = ratios(graph, lambda: root_forest(edges, w, n), args.repeats)
-        print(f"{name:<52} | {t:>9.3f} | {t_mst:>8.3f} | {r:>6.2f} | {'':>7} | {'':>8}")
-    largest_edge_first(args.quick)
-
-
-def growing_weight_trees(n):
-    """Trees whose weights grow towards the leaves, all distinct."""
-    child = np.arange(1, n)
-    grow = np.arange(1, n, dtype=np.float64)
-    return {"path": edges_to_csr(child - 1, child, grow, n),
-            "star": edges_to_csr(np.zeros(n - 1, dtype=np.int64), child, grow, n),
-            "binary tree": edges_to_csr((child - 1) // 2, child, grow, n)}
-
-
-def largest_edge_first(quick):
-    sizes = (1_000, 4_000) if quick else (5_000, 20_000)
-    print(f"\n{'largest edge cut at every step':<32} | "
-          + " | ".join(f"{f'n={n:,} (s)':>14}" for n in sizes) + f" | {'cuts':>7} | {'exponent':>8}")
-    times = {}
-    for n in sizes:
-        for name, tree in growing_weight_trees(n).items():
-            t0 = time.perf_counter()
-            res = dbmstclu(tree)
-            times.setdefault(name, []).append((time.perf_counter() - t0, res.cut_weights.size))
-    for name, runs in times.items():
-        (t1, _), (t2, cuts) = runs
-        slope = np.log(t2 / t1) / np.log(sizes[1] / sizes[0])
-        print(f"{'DBMSTClu, ' + name:<32} | " + " | ".join(f"{t:>14.3f}" for t, _ in runs)
-              + f" | {cuts:>7} | {slope:>8.2f}")
+    if args.worker:
+        print(json.dumps(measure(load(args.worker), args.repeats, False)))
+        return
+    shape_nodes = 10**5 if args.quick else 10**6
+    cases = build_cases(args.quick, shape_nodes)
+    before = {}
+    if args.baseline:
+        base_shapes = 10**4
+        small = {k: v for k, v in cases.items() if v[0] != "shape"}
+        for name, (u, v, w) in shapes(base_shapes).items():
+            tree = make_spanning_tree(u, v, w, base_shapes)
+            small[f"{name}, {base_shapes:.0e} nodes"] = ("shape", tree.tree, tree)
+        before = baseline(args.baseline, small, args.repeats)
+    report(measure(cases, args.repeats, True), before, shape_nodes,
+           10**4 if args.baseline else None)
 
 
 if __name__ == "__main__":

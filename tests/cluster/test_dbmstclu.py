@@ -280,31 +280,7 @@ def test_many_tied_heavy_edges_agree_with_brute_force(seed):
     assert [tuple(e) for e in res.cut_edges.tolist()] == [tuple(edges[k]) for k in order]
 
 
-def test_incremental_updates_match_full_re_evaluation(monkeypatch):
-    rng = np.random.default_rng(9)
-    for trial in range(4):
-        n = 3000
-        edges = _random_tree(rng, n, "random" if trial % 2 else "caterpillar")
-        w = np.clip(rng.random(n - 1) + rng.laplace(scale=0.3, size=n - 1), 0.05, 1.0)
-        T = make_spanning_tree(edges[:, 0], edges[:, 1], w, n)
-        fast = dbmstclu(T)
-        # White-box: recompute every update from scratch.
-        monkeypatch.setattr("skdpgraph.cluster._dbmstclu._REFRESH_EVERY", 1)
-        slow = dbmstclu(T)
-        monkeypatch.undo()
-        assert fast.n_clusters > 20
-        assert np.array_equal(fast.labels, slow.labels)
-        assert np.array_equal(fast.cut_edges, slow.cut_edges)
-        np.testing.assert_allclose(fast.dbcvi_path, slow.dbcvi_path, rtol=0, atol=1e-9)
-
-
-# --- the fast paths against each other and against the brute force ---------
-
-def _noisy_tree(rng, n, kind="random"):
-    edges = _random_tree(rng, n, kind)
-    w = np.clip(rng.random(n - 1) + rng.laplace(scale=0.3, size=n - 1), 0.05, 1.0)
-    return make_spanning_tree(edges[:, 0], edges[:, 1], w, n)
-
+# --- more trees against the brute force -------------------------------------
 
 def _same(a, b):
     assert np.array_equal(a.labels, b.labels)
@@ -313,11 +289,7 @@ def _same(a, b):
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_incremental_engine_agrees_with_brute_force(monkeypatch, seed):
-    # Every cluster of two nodes or more through the incremental engine, with
-    # a tiny heap so that thresholds are refilled often.
-    monkeypatch.setattr("skdpgraph.cluster._dbmstclu._SMALL", 1)
-    monkeypatch.setattr("skdpgraph.cluster._dbmstclu._HEAP", 2)
+def test_shapes_and_ties_agree_with_brute_force(seed):
     rng = np.random.default_rng([77, seed])
     n = int(rng.integers(2, 30))
     kind = ("random", "path", "star", "caterpillar")[seed % 4]
@@ -335,12 +307,9 @@ def _released_weights(rng, m):
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_engine_on_released_trees_agrees_with_brute_force(monkeypatch, seed):
-    # Many cuts through the incremental engine on clipped noisy weights: the
-    # chains (ancestors of every heaviest edge / lightest incident cut) are
-    # updated piece by piece by cuts elsewhere in the cluster.
-    monkeypatch.setattr("skdpgraph.cluster._dbmstclu._SMALL", 1)
-    monkeypatch.setattr("skdpgraph.cluster._dbmstclu._HEAP", 2 + seed % 3)
+def test_released_trees_agree_with_brute_force(seed):
+    # Many cuts on clipped noisy weights: a tenth of the edges at the upper bound,
+    # many exact ties, ancestors of the heaviest edges and lightest cuts changing.
     rng = np.random.default_rng([91, seed])
     n = 60
     edges = _random_tree(rng, n, ("random", "caterpillar", "path")[seed % 3])
@@ -350,76 +319,9 @@ def test_engine_on_released_trees_agrees_with_brute_force(monkeypatch, seed):
     np.testing.assert_allclose(res.dbcvi_path, [float(p) for p in path], rtol=0, atol=1e-12)
 
 
-def test_engine_chain_values_stay_exact(monkeypatch):
-    # White-box: before every choice, the rest validity of each chain member
-    # (kept up to date piece by piece) equals its value from scratch.
-    from skdpgraph.cluster import _dbmstclu as mod
-
-    monkeypatch.setattr(mod, "_SMALL", 1)
-    checked = {"members": 0, "piece_updates": 0}
-    select, chain_cut = mod._Engine._select, mod._Engine._chain_cut
-
-    def checked_select(self):
-        for y in self.chain.tolist():
-            live = self.alive.copy()
-            live[:self.lo] = live[self.hi:] = False
-            live[y:self.e[y]] = False
-            disp = max(self.p[live].max(initial=-np.inf), 0.0)
-            sep = min(self.p[y], self.q[live].min(initial=np.inf))
-            assert self.vout[y] == mod._vi(sep, disp)
-            checked["members"] += 1
-        return select(self)
-
-    def counted_chain_cut(self, *args):
-        checked["piece_updates"] += 1
-        return chain_cut(self, *args)
-
-    monkeypatch.setattr(mod._Engine, "_select", checked_select)
-    monkeypatch.setattr(mod._Engine, "_chain_cut", counted_chain_cut)
-    for seed in (5, 7, 13, 17):  # trees whose chains change piece by piece
-        rng = np.random.default_rng([93, seed])
-        n = 300
-        edges = _random_tree(rng, n, "random")
-        dbmstclu(make_spanning_tree(edges[:, 0], edges[:, 1], _released_weights(rng, n - 1), n))
-    assert checked["members"] > 100 and checked["piece_updates"] > 0
-
-
-@pytest.mark.parametrize("kind", ["random", "caterpillar"])
-def test_engine_on_large_released_trees_matches_full_re_evaluation(monkeypatch, kind):
-    rng = np.random.default_rng([92, len(kind)])
-    n = 4000
-    edges = _random_tree(rng, n, kind)
-    T = make_spanning_tree(edges[:, 0], edges[:, 1], _released_weights(rng, n - 1), n)
-    fast = dbmstclu(T)
-    assert fast.cut_weights.size > 200
-    with monkeypatch.context() as m:
-        m.setattr("skdpgraph.cluster._dbmstclu._REFRESH_EVERY", 1)
-        slow = dbmstclu(T)
-    for name in fast._fields:
-        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
-
-
-@pytest.mark.parametrize("kind", ["random", "caterpillar", "path", "star"])
-def test_engine_batch_and_slow_paths_agree(monkeypatch, kind):
-    rng = np.random.default_rng([5, len(kind)])
-    T = _noisy_tree(rng, 1500, kind)
-    fast = dbmstclu(T)
-    assert fast.n_clusters > 5
-    for name, value in (("_SMALL", 1), ("_SMALL", 10**9), ("_HEAP", 3), ("_REFRESH_EVERY", 1)):
-        with monkeypatch.context() as m:
-            m.setattr(f"skdpgraph.cluster._dbmstclu.{name}", value)
-            _same(fast, dbmstclu(T))
-
-
 @pytest.mark.parametrize("seed", range(12))
-def test_engine_whole_array_updates_agree_with_brute_force(monkeypatch, seed):
-    # Every recomputation of ancestors' subtree extremes as nested ranges,
-    # and every changed value admitted without the heap, on trees deep
-    # enough that each cut has many ancestors.
-    monkeypatch.setattr("skdpgraph.cluster._dbmstclu._SMALL", 1)
-    monkeypatch.setattr("skdpgraph.cluster._dbmstclu._HEAP", 2 + seed % 3)
-    monkeypatch.setattr("skdpgraph.cluster._dbmstclu._NESTED", 0)
-    monkeypatch.setattr("skdpgraph.cluster._dbmstclu._BULK", 0)
+def test_deep_trees_agree_with_brute_force(seed):
+    # Paths and caterpillars: each cut has many ancestors whose values change.
     rng = np.random.default_rng([94, seed])
     n = 60
     edges = _random_tree(rng, n, ("path", "caterpillar", "random")[seed % 3])
@@ -429,127 +331,19 @@ def test_engine_whole_array_updates_agree_with_brute_force(monkeypatch, seed):
     np.testing.assert_allclose(res.dbcvi_path, [float(p) for p in path], rtol=0, atol=1e-12)
 
 
-@pytest.mark.parametrize("kind", ["path", "caterpillar"])
-def test_deep_trees_update_ancestors_without_one_query_each(monkeypatch, kind):
-    # A path peeled from its far end changes the subtree extremes of every
-    # ancestor of each cut: one range query per ancestor made a noisy path
-    # of 10,000 nodes take 35 s and one of 40,000 nodes 516 s. They are
-    # now recomputed together, as nested ranges.
-    from skdpgraph.cluster import _dbmstclu as mod
-
-    calls = {"single": 0}
-    query = mod._Blocks.query
-
-    def counting(self, a, b):
-        calls["single"] += 1
-        return query(self, a, b)
-
-    rng = np.random.default_rng([95, len(kind)])
-    T = _released_tree(rng, 3000, kind)
-    fast = dbmstclu(T)
-    monkeypatch.setattr(mod._Blocks, "query", counting)
-    _same(fast, dbmstclu(T))
-    assert fast.cut_weights.size > 1000
-    assert calls["single"] <= 8 * fast.cut_weights.size, calls
-    with monkeypatch.context() as m:
-        m.setattr(mod, "_REFRESH_EVERY", 1)
-        _same(fast, dbmstclu(T))
-
-
-def test_peeling_a_star_keeps_its_chains(monkeypatch):
-    # A star rooted at a leaf: every cut is inside the centre's subtree, and
-    # ties taken by rank peel the last leaf in preorder, the chain's last
-    # extreme, each time. The chain (root, centre) does not change and is no
-    # longer recomputed from scratch at each cut.
-    from skdpgraph.cluster import _dbmstclu as mod
-
-    calls = {"chains": 0}
-    chains = mod._Engine._chains
-
-    def counting(self):
-        calls["chains"] += 1
-        return chains(self)
-
-    rng = np.random.default_rng([97, 1])
-    T = _released_tree(rng, 4000, "star")
-    fast = dbmstclu(T)
-    monkeypatch.setattr(mod._Engine, "_chains", counting)
-    _same(fast, dbmstclu(T))
-    assert fast.cut_weights.size > 1000
-    assert calls["chains"] <= fast.cut_weights.size // 4, calls
-    with monkeypatch.context() as m:
-        m.setattr(mod, "_REFRESH_EVERY", 1)
-        _same(fast, dbmstclu(T))
-
-
-def test_star_cut_at_its_largest_edge_does_not_loop_over_the_root(monkeypatch):
-    # Distinct weights growing with the leaf: every cut peels the heaviest
-    # leaf and changes the dispersion, so the cluster is re-evaluated at each
-    # cut. Counting the root's children one by one made each re-evaluation a
-    # Python loop over all leaves (129 s at 20,000 nodes); they are counted
-    # with whole-array operations, and the result is unchanged.
-    from skdpgraph.cluster import _dbmstclu as mod
-
+def test_star_cut_at_its_largest_edge():
+    # Distinct weights growing with the leaf: every cut peels the heaviest leaf and
+    # changes the dispersion.
     n = 1500
-    T = make_spanning_tree(np.zeros(n - 1, dtype=np.int64), np.arange(1, n),
-                           np.arange(1.0, n), n)
-    calls = {"hd": 0}
-    hd = mod._Engine._hd
-
-    def counting(self, t):
-        calls["hd"] += 1
-        return hd(self, t)
-
-    monkeypatch.setattr(mod._Engine, "_hd", counting)
-    fast = dbmstclu(T)
-    assert fast.cut_weights.size == n - 1
-    assert calls["hd"] <= 4 * fast.cut_weights.size, calls
-    with monkeypatch.context() as m:
-        m.setattr(mod, "_REFRESH_EVERY", 1)
-        _same(fast, dbmstclu(T))
+    res = dbmstclu(make_spanning_tree(np.zeros(n - 1, dtype=np.int64), np.arange(1, n),
+                                      np.arange(1.0, n), n))
+    assert res.cut_weights.tolist() == list(np.arange(n - 1.0, 0.0, -1.0))
     small = dbmstclu(make_spanning_tree(np.zeros(11, dtype=np.int64), np.arange(1, 12),
-                                       np.arange(1.0, 12), 12))
+                                        np.arange(1.0, 12), 12))
     labels, order, _ = reference_dbmstclu(12, [(0, k) for k in range(1, 12)],
                                           list(np.arange(1.0, 12)))
     assert small.labels.tolist() == labels
     assert small.cut_edges[:, 1].tolist() == [k + 1 for k in order]
-
-
-@pytest.mark.parametrize("is_max", [True, False])
-def test_block_range_queries_match_brute_force(is_max):
-    # White-box: the many-range and nested-range queries of the engine's
-    # block extremes, against numpy on each range (ties included).
-    from skdpgraph.cluster import _dbmstclu as mod
-
-    rng = np.random.default_rng([98, is_max])
-    ident = -np.inf if is_max else np.inf
-    for size in (5, 64, 200, 1000):
-        L = -(-size // mod._BS) * mod._BS
-        vals = np.full(L, ident)
-        vals[:size] = rng.integers(0, 6, size)
-        vals[rng.random(L) < 0.1] = ident  # dead positions
-        blocks = mod._Blocks(vals, is_max)
-        a = rng.integers(0, size + 1, 300)
-        b = a + rng.integers(0, size + 1, 300)
-        b = np.minimum(b, size)
-        ext, cnt = blocks.query_many(a, b)
-        for k in range(a.size):
-            seg = vals[a[k]:b[k]]
-            want = (seg.max() if is_max else seg.min()) if seg.size else ident
-            assert ext[k] == want
-            assert cnt[k] == (np.count_nonzero(seg == want) if want != ident else 0)
-            assert (ext[k], cnt[k]) == blocks.query(int(a[k]), int(b[k]))
-        # nested ranges, each holding the previous one
-        lo = np.sort(rng.choice(size, size=min(size, 12), replace=False))[::-1]
-        hi = np.sort(rng.integers(lo.max() + 1, size + 1, lo.size))
-        ext, cnt = blocks.query_nested(lo, hi)
-        for k in range(lo.size):
-            assert (ext[k], cnt[k]) == blocks.query(int(lo[k]), int(hi[k]))
-
-
-def _released_tree(rng, n, kind):
-    edges = _random_tree(rng, n, kind)
-    return make_spanning_tree(edges[:, 0], edges[:, 1], _released_weights(rng, n - 1), n)
 
 
 def test_many_exact_ties_between_clusters():

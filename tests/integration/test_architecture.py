@@ -174,3 +174,52 @@ def test_every_warning_and_error_class_lives_in_exceptions():
                 bases = {getattr(b, "id", getattr(b, "attr", "")) for b in node.bases}
                 assert not any(b.endswith(("Warning", "Error", "Exception")) for b in bases), (
                     f"{path.relative_to(PACKAGE)}:{node.lineno} defines {node.name}")
+
+
+def _jit_decorated_functions(tree):
+    """Functions compiled by numba: decorated with ``njit``/``jit`` (bare, called or as an
+    attribute) or with a module-level decorator factory that calls them."""
+    def calls_jit(func):
+        return any(isinstance(n, ast.Call) and _callee_name(n.func) in {"njit", "jit"}
+                   for statement in func.body for n in ast.walk(statement))
+
+    factories = {f.name for f in tree.body if isinstance(f, ast.FunctionDef) and calls_jit(f)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name not in factories:
+            for dec in node.decorator_list:
+                name = _callee_name(dec.func if isinstance(dec, ast.Call) else dec)
+                if name in {"njit", "jit"} | factories:
+                    yield node
+                    break
+
+
+def _callee_name(node):
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def test_compiled_kernels_draw_no_randomness():
+    # Randomness comes from skdpgraph.privacy / skdpgraph.utils (the CSPRNG) and reaches
+    # a numba kernel as arrays: no compiled function draws anything itself.
+    kernels = 0
+    for path in _modules():
+        for func in _jit_decorated_functions(ast.parse(path.read_text())):
+            kernels += 1
+            for node in ast.walk(func):
+                if isinstance(node, ast.Attribute) and (
+                        node.attr == "random"
+                        or (isinstance(node.value, ast.Name) and node.value.id == "random")):
+                    pytest.fail(f"{path.relative_to(PACKAGE)}:{node.lineno}: {func.name} "
+                                "uses a random generator inside a compiled kernel")
+    assert kernels > 10  # the DBMSTClu engine's kernels at least are found
+
+
+def test_import_does_not_import_numba():
+    # numba is imported (and the kernels compiled) by the functions that use them.
+    import subprocess
+
+    code = "import sys, skdpgraph; print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
