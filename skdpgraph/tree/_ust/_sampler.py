@@ -11,7 +11,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from ._common import group_argmax, group_logsumexp, gumbel
-from ._cycle_popping import cycle_popping, successor_edges, ust_with_trap_elimination
+from ._cycle_popping import cycle_popping, ust_with_trap_elimination
 from ._elimination import elimination_by_component
 from ._reductions import gap_split, prune, truncation_delta
 
@@ -201,10 +201,10 @@ def _sample(u, v, logc, n, rng, config):
     if method == "auto":
         elim_cost = float(np.sum(sizes.astype(np.float64) ** 3)) / 3.0
         budget = min(max_work, max(_DRAWS_PER_FLOP * elim_cost, float(n + u.size)))
-    succ, roots, _ = cycle_popping(u, v, kl, n, rng, budget, labels=lab)
-    if succ is None:  # out of budget: the exact fallback (the law is unchanged)
+    picked, _, _ = cycle_popping(u, v, kl, n, rng, budget, labels=lab)
+    if picked is None:  # out of budget: the exact fallback (the law is unchanged)
         return keep[elimination_by_component(u, v, kl, n, rng, lab, ncomp)]
-    return keep[successor_edges(u, v, n, succ, roots)]
+    return keep[picked]
 
 
 def _sample_split(u, v, logc, n, rng, config, thr):

@@ -1,0 +1,208 @@
+"""Compiled loops of cycle popping: the successor table and Wilson's walks.
+
+Plain typed loops (numba), imported by :mod:`._cycle_popping` when a draw
+needs them. They draw nothing: the uniforms, exponentials and Gumbel
+variables they read are drawn by the caller (:mod:`skdpgraph.privacy`'s
+samplers and the generator of ``random_state``) and passed in as arrays;
+:func:`wilson_walks` returns when one runs out, and resumes where it
+stopped once the caller has drawn more.
+"""
+
+import numba
+import numpy as np
+
+#: Status codes of :func:`wilson_walks`.
+DONE, STOPPED, NEED_UNIFORMS, NEED_EXPONENTIALS, NEED_GUMBELS = 0, 1, 2, 3, 4
+
+#: Fields of the ``state`` array of :func:`wilson_walks`.
+WALKER, POSITION, STEPS, UNIFORM, EXPONENTIAL, GUMBEL = range(6)
+
+
+@numba.njit(cache=True)
+def symmetric_csr(u, v, n):
+    """Both directions of the edges ``(u, v)`` grouped by source: a counting sort.
+
+    Returns ``(indptr, neighbour, edge)``: the entries of node ``x`` are
+    ``indptr[x]:indptr[x + 1]``, ``neighbour`` their other end and ``edge``
+    the index of their edge in ``u, v``.
+    """
+    m = u.size
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    for e in range(m):
+        indptr[u[e] + 1] += 1
+        indptr[v[e] + 1] += 1
+    for x in range(n):
+        indptr[x + 1] += indptr[x]
+    fill = indptr[:n].copy()
+    neighbour = np.empty(2 * m, dtype=np.int64)
+    edge = np.empty(2 * m, dtype=np.int64)
+    for e in range(m):
+        a, b = u[e], v[e]
+        neighbour[fill[a]] = b
+        edge[fill[a]] = e
+        fill[a] += 1
+        neighbour[fill[b]] = a
+        edge[fill[b]] = e
+        fill[b] += 1
+    return indptr, neighbour, edge
+
+
+@numba.njit(cache=True)
+def successor_table(indptr, log_conductance, log_min_fraction):
+    """Per-row cumulative sums for the inverse-CDF draw of a successor.
+
+    Entry ``j`` of row ``x`` (log-conductance ``l_j``) is *light* when
+    ``l_j - log_strength[x] < log_min_fraction``: it gets no mass in the
+    cumulative sums ``cdf`` (``cdf[j] = cdf[j - 1]``) and is drawn apart.
+    Returns ``cdf`` (relative to the row's largest conductance),
+    ``light`` (bool per entry), ``log_light`` (log of the light entries'
+    share of their row, ``-inf`` if none), ``n_light`` (their number) and
+    ``log_strength`` (log of the row's total, ``-inf`` for an empty row).
+    """
+    n = indptr.size - 1
+    cdf = np.empty(log_conductance.size)
+    light = np.zeros(log_conductance.size, dtype=np.bool_)
+    log_light = np.full(n, -np.inf)
+    n_light = np.zeros(n, dtype=np.int64)
+    log_strength = np.full(n, -np.inf)
+    for x in range(n):
+        a, b = indptr[x], indptr[x + 1]
+        if a == b:
+            continue
+        top = log_conductance[a]
+        for j in range(a + 1, b):
+            top = max(top, log_conductance[j])
+        total = 0.0
+        for j in range(a, b):
+            total += np.exp(log_conductance[j] - top)
+        strength = top + np.log(total)
+        log_strength[x] = strength
+        acc = 0.0
+        light_top = -np.inf
+        for j in range(a, b):
+            if log_conductance[j] - strength < log_min_fraction:
+                light[j] = True
+                n_light[x] += 1
+                light_top = max(light_top, log_conductance[j])
+            else:
+                acc += np.exp(log_conductance[j] - top)
+            cdf[j] = acc
+        if n_light[x]:
+            light_total = 0.0
+            for j in range(a, b):
+                if light[j]:
+                    light_total += np.exp(log_conductance[j] - light_top)
+            log_light[x] = light_top + np.log(light_total) - strength
+    return cdf, light, log_light, n_light, log_strength
+
+
+@numba.njit(cache=True)
+def strongest_node(labels, log_strength, n_groups):
+    """The node of largest ``log_strength`` in each group (the smallest on ties)."""
+    best = np.full(n_groups, -1, dtype=np.int64)
+    for x in range(labels.size):
+        g = labels[x]
+        if best[g] < 0 or log_strength[x] > log_strength[best[g]]:
+            best[g] = x
+    return best
+
+
+@numba.njit(cache=True)
+def wilson_walks(indptr, neighbour, cdf, light, log_light, n_light, log_conductance,
+                 walkers, intree, succ, succ_entry, drawn, state, uniforms,
+                 exponentials, gumbels, budget):
+    """Loop-erased random walks from each of ``walkers`` in turn (Wilson's algorithm).
+
+    A step from ``x`` draws its successor with probability proportional to
+    the conductances of ``x``'s entries: with probability ``exp(log_light[x])``
+    (an exponential exceeding ``-log_light[x]``) among the light entries by
+    Gumbel-max over their log-conductances, otherwise by inverse CDF on a
+    uniform over the others. ``succ[x]`` and ``succ_entry[x]`` hold the last
+    successor drawn at ``x`` (a later visit overwrites it: the cycle is
+    popped) and ``drawn[x]`` counts the draws made at ``x``. Once a walk
+    hits the tree (``intree``), its loop-erased path joins it.
+
+    Returns a status: :data:`DONE`; :data:`STOPPED` once more than
+    ``budget`` steps were made in all; or :data:`NEED_UNIFORMS`,
+    :data:`NEED_EXPONENTIALS`, :data:`NEED_GUMBELS` when that array has
+    too few unread values left for the next step. ``state`` (walker,
+    position, steps and the read positions in the three arrays) lets the
+    next call resume exactly there: a step that returns reads nothing, and
+    the values already read are never read again.
+    """
+    i = state[WALKER]
+    x = state[POSITION]
+    steps = state[STEPS]
+    iu = state[UNIFORM]
+    ie = state[EXPONENTIAL]
+    ig = state[GUMBEL]
+    status = DONE
+    while i < walkers.size:
+        s = walkers[i]
+        if x < 0:
+            x = s
+        while not intree[x]:
+            if iu == uniforms.size:
+                status = NEED_UNIFORMS
+                break
+            a, b = indptr[x], indptr[x + 1]
+            entry = -1
+            if n_light[x] > 0:
+                if ie == exponentials.size:
+                    status = NEED_EXPONENTIALS
+                    break
+                if exponentials[ie] > -log_light[x]:
+                    if gumbels.size - ig < n_light[x]:
+                        status = NEED_GUMBELS
+                        break
+                    best = -np.inf
+                    for j in range(a, b):
+                        if light[j]:
+                            key = log_conductance[j] + gumbels[ig]
+                            ig += 1
+                            if entry < 0 or key > best:
+                                best = key
+                                entry = j
+                ie += 1
+            if entry < 0:
+                # The first entry whose cumulative sum exceeds the target;
+                # light entries add nothing to the sums and are never first.
+                target = uniforms[iu] * cdf[b - 1]
+                lo, hi = a, b
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    if cdf[mid] <= target:
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                if lo == b:  # target rounded up to the total: the last heavy entry
+                    lo = b - 1
+                    while light[lo]:
+                        lo -= 1
+                entry = lo
+            iu += 1
+            y = neighbour[entry]
+            succ[x] = y
+            succ_entry[x] = entry
+            drawn[x] += 1
+            steps += 1
+            x = y
+            if steps > budget:
+                status = STOPPED
+                break
+        if status != DONE:
+            break
+        # Loop erasure: the path from s along the last successors joins the tree.
+        x = s
+        while not intree[x]:
+            intree[x] = True
+            x = succ[x]
+        i += 1
+        x = -1
+    state[WALKER] = i
+    state[POSITION] = x
+    state[STEPS] = steps
+    state[UNIFORM] = iu
+    state[EXPONENTIAL] = ie
+    state[GUMBEL] = ig
+    return status
