@@ -30,11 +30,10 @@ References
 import math
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components, reverse_cuthill_mckee
 
 from ...privacy._samplers import standard_exponential
 from ...utils import mst_edge_indices
+from ...utils._sparse import component_labels
 from ._common import (
     GumbelStream,
     components,
@@ -62,7 +61,7 @@ _TRAP_SIZE = 8
 _TRAP_SCORES = (6.0, 4.5, 3.0)
 
 
-def cycle_popping(u, v, logc, n, rng, max_work, labels=None):
+def cycle_popping(u, v, logc, n, rng, max_work):
     """Exact UST (forest) by Wilson's algorithm, under a budget.
 
     Returns ``(edges, roots, trapped)``. ``edges`` holds the indices (into
@@ -89,24 +88,26 @@ def cycle_popping(u, v, logc, n, rng, max_work, labels=None):
     ``E > -log q`` with ``E ~ Exp(1)`` of unbounded tail, and among them by
     Gumbel-max in log space.
     """
-    from ._cycle_popping_kernels import strongest_node, successor_table, symmetric_csr
+    from ._cycle_popping_kernels import (
+        breadth_first_order,
+        renumber_csr,
+        strongest_node,
+        successor_table,
+        symmetric_csr,
+    )
 
-    pattern = sp.csr_array((np.ones(u.size), (u, v)), shape=(n, n))
-    if labels is None:
-        _, labels = connected_components(pattern, directed=False)
-    # The walks jump between neighbours: numbering the nodes in reverse
-    # Cuthill-McKee order keeps neighbours close in memory, which makes a
-    # step cheaper on large graphs. Renaming changes no law.
-    order = reverse_cuthill_mckee(pattern, symmetric_mode=False).astype(np.int64)
-    rank = np.empty(n, dtype=np.int64)
-    rank[order] = np.arange(n)
-    indptr, neighbour, edge = symmetric_csr(rank[u], rank[v], n)
+    indptr, neighbour, edge = symmetric_csr(u, v, n)
+    # The walks jump between neighbours: numbering the nodes in breadth-first
+    # order keeps neighbours close in memory, which makes a step cheaper on
+    # large graphs; it also makes each component a range of nodes. Renaming
+    # changes no law.
+    order, component_start = breadth_first_order(indptr, neighbour)
+    indptr, neighbour, edge = renumber_csr(indptr, neighbour, edge, order)
     log_conductance = np.ascontiguousarray(logc, dtype=np.float64)[edge]
     table = successor_table(indptr, log_conductance, math.log(_CDF_MIN_FRACTION))
     # Root each component at its node of largest total conductance (any root
     # gives the same law; a well-connected one shortens the walks).
-    labels = np.asarray(labels, dtype=np.int64)
-    roots = strongest_node(labels[order], table[4], int(labels.max(initial=-1)) + 1)
+    roots = strongest_node(component_start, table[4])
     is_root = np.zeros(n, dtype=bool)
     is_root[roots] = True
     walkers = np.flatnonzero(~is_root)
@@ -139,8 +140,17 @@ def _wilson(indptr, neighbour, log_conductance, table, walkers, is_root, rng, ma
     at, so every step reads values independent of everything before).
     """
     from ._cycle_popping_kernels import (
-        DONE, EXPONENTIAL, GUMBEL, NEED_EXPONENTIALS, NEED_UNIFORMS, POSITION, STEPS,
-        STOPPED, UNIFORM, wilson_walks)
+        DONE,
+        EXPONENTIAL,
+        GUMBEL,
+        NEED_EXPONENTIALS,
+        NEED_UNIFORMS,
+        POSITION,
+        STEPS,
+        STOPPED,
+        UNIFORM,
+        wilson_walks,
+    )
 
     cdf, light, log_light, n_light, _ = table
     n = is_root.size
@@ -341,8 +351,7 @@ class _Eliminations:
         return uniq // n, uniq % n, group_logsumexp(inv, np.concatenate([kl, ml_]), uniq.size)
 
 
-def ust_with_trap_elimination(u, v, logc, n, rng, max_work, labels,
-                              max_elimination_nodes):
+def ust_with_trap_elimination(u, v, logc, n, rng, max_work, max_elimination_nodes):
     """Cycle popping that always finishes: traps are eliminated, budgets doubled.
 
     Cycle popping stalls when a small group of nodes is joined to the rest
@@ -370,7 +379,7 @@ def ust_with_trap_elimination(u, v, logc, n, rng, max_work, labels,
     cu, cv, cl = u, v, logc
     budget = max_work
     while True:
-        picked, _, trapped = cycle_popping(cu, cv, cl, n, rng, budget, labels=labels)
+        picked, _, trapped = cycle_popping(cu, cv, cl, n, rng, budget)
         if picked is not None:
             if rec is None:  # nothing eliminated: the edges of the graph itself
                 return picked
@@ -391,8 +400,7 @@ def ust_with_trap_elimination(u, v, logc, n, rng, max_work, labels,
             budget *= 2.0
             continue
         cu, cv, cl = reduced
-        ncomp, labels = connected_components(
-            sp.csr_array((np.ones(cu.size), (cu, cv)), shape=(n, n)), directed=False)
+        ncomp, labels = component_labels(cu, cv, n)
         if np.bincount(labels).max() <= max_elimination_nodes:
             picked = elimination_by_component(cu, cv, cl, n, rng, labels, ncomp)
             eu, ev = cu[picked], cv[picked]

@@ -48,6 +48,64 @@ def symmetric_csr(u, v, n):
 
 
 @numba.njit(cache=True)
+def breadth_first_order(indptr, neighbour):
+    """Nodes in breadth-first order, each component from its smallest node.
+
+    Returns ``(order, component_start)``: component ``c`` is
+    ``order[component_start[c]:component_start[c + 1]]``.
+    """
+    n = indptr.size - 1
+    order = np.empty(n, dtype=np.int64)
+    seen = np.zeros(n, dtype=np.bool_)
+    start = np.empty(n + 1, dtype=np.int64)
+    n_components = 0
+    head = tail = 0
+    for s in range(n):
+        if seen[s]:
+            continue
+        start[n_components] = tail
+        n_components += 1
+        seen[s] = True
+        order[tail] = s
+        tail += 1
+        while head < tail:
+            x = order[head]
+            head += 1
+            for j in range(indptr[x], indptr[x + 1]):
+                y = neighbour[j]
+                if not seen[y]:
+                    seen[y] = True
+                    order[tail] = y
+                    tail += 1
+    start[n_components] = n
+    return order, start[:n_components + 1].copy()
+
+
+@numba.njit(cache=True)
+def renumber_csr(indptr, neighbour, edge, order):
+    """The CSR of the same graph with node ``order[r]`` renamed ``r``."""
+    n = indptr.size - 1
+    rank = np.empty(n, dtype=np.int64)
+    for r in range(n):
+        rank[order[r]] = r
+    new_indptr = np.empty(n + 1, dtype=np.int64)
+    new_indptr[0] = 0
+    for r in range(n):
+        x = order[r]
+        new_indptr[r + 1] = new_indptr[r] + indptr[x + 1] - indptr[x]
+    new_neighbour = np.empty(neighbour.size, dtype=np.int64)
+    new_edge = np.empty(edge.size, dtype=np.int64)
+    for r in range(n):
+        x = order[r]
+        k = new_indptr[r]
+        for j in range(indptr[x], indptr[x + 1]):
+            new_neighbour[k] = rank[neighbour[j]]
+            new_edge[k] = edge[j]
+            k += 1
+    return new_indptr, new_neighbour, new_edge
+
+
+@numba.njit(cache=True)
 def successor_table(indptr, log_conductance, log_min_fraction):
     """Per-row cumulative sums for the inverse-CDF draw of a successor.
 
@@ -74,7 +132,8 @@ def successor_table(indptr, log_conductance, log_min_fraction):
             top = max(top, log_conductance[j])
         total = 0.0
         for j in range(a, b):
-            total += np.exp(log_conductance[j] - top)
+            cdf[j] = np.exp(log_conductance[j] - top)  # the conductance, for now
+            total += cdf[j]
         strength = top + np.log(total)
         log_strength[x] = strength
         acc = 0.0
@@ -85,7 +144,7 @@ def successor_table(indptr, log_conductance, log_min_fraction):
                 n_light[x] += 1
                 light_top = max(light_top, log_conductance[j])
             else:
-                acc += np.exp(log_conductance[j] - top)
+                acc += cdf[j]
             cdf[j] = acc
         if n_light[x]:
             light_total = 0.0
@@ -97,13 +156,15 @@ def successor_table(indptr, log_conductance, log_min_fraction):
 
 
 @numba.njit(cache=True)
-def strongest_node(labels, log_strength, n_groups):
-    """The node of largest ``log_strength`` in each group (the smallest on ties)."""
-    best = np.full(n_groups, -1, dtype=np.int64)
-    for x in range(labels.size):
-        g = labels[x]
-        if best[g] < 0 or log_strength[x] > log_strength[best[g]]:
-            best[g] = x
+def strongest_node(component_start, log_strength):
+    """The node of largest ``log_strength`` in each range of nodes (the first on ties)."""
+    best = np.empty(component_start.size - 1, dtype=np.int64)
+    for c in range(best.size):
+        b = component_start[c]
+        for x in range(component_start[c] + 1, component_start[c + 1]):
+            if log_strength[x] > log_strength[b]:
+                b = x
+        best[c] = b
     return best
 
 

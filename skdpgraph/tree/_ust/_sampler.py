@@ -7,14 +7,12 @@ mechanism over spanning trees (:func:`skdpgraph.tree.exponential_tree`).
 """
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
 
+from ...utils._sparse import component_labels
 from ._common import group_argmax, group_logsumexp, gumbel
 from ._cycle_popping import cycle_popping, ust_with_trap_elimination
 from ._elimination import elimination_by_component
 from ._reductions import gap_split, prune, truncation_delta
-
 
 #: Engines accepted by :func:`sample_weighted_ust`.
 UST_METHODS = ("auto", "cycle_popping", "elimination")
@@ -190,18 +188,17 @@ def _sample(u, v, logc, n, rng, config):
         u, v, kl = u[keep], v[keep], logc[keep]
     else:
         keep, kl = np.arange(u.size), logc
-    ncomp, lab = connected_components(
-        sp.csr_array((np.ones(u.size), (u, v)), shape=(n, n)), directed=False)
+    ncomp, lab = component_labels(u, v, n)
     sizes = np.bincount(lab, minlength=ncomp)
     if method == "elimination":
         return keep[elimination_by_component(u, v, kl, n, rng, lab, ncomp)]
     if sizes.max() > max_elim:
-        return keep[ust_with_trap_elimination(u, v, kl, n, rng, max_work, lab, max_elim)]
+        return keep[ust_with_trap_elimination(u, v, kl, n, rng, max_work, max_elim)]
     budget = max_work
     if method == "auto":
         elim_cost = float(np.sum(sizes.astype(np.float64) ** 3)) / 3.0
         budget = min(max_work, max(_DRAWS_PER_FLOP * elim_cost, float(n + u.size)))
-    picked, _, _ = cycle_popping(u, v, kl, n, rng, budget, labels=lab)
+    picked, _, _ = cycle_popping(u, v, kl, n, rng, budget)
     if picked is None:  # out of budget: the exact fallback (the law is unchanged)
         return keep[elimination_by_component(u, v, kl, n, rng, lab, ncomp)]
     return keep[picked]
@@ -211,8 +208,7 @@ def _sample_split(u, v, logc, n, rng, config, thr):
     """Light edges' USTs, then a UST of the graph of their components (:func:`gap_split`)."""
     li = np.flatnonzero(logc > thr)
     picked = [li[_sample(u[li], v[li], logc[li], n, rng, config)]]
-    ncomp, lab = connected_components(
-        sp.csr_array((np.ones(li.size), (u[li], v[li])), shape=(n, n)), directed=False)
+    ncomp, lab = component_labels(u[li], v[li], n)
     hi = np.flatnonzero((logc <= thr) & (lab[u] != lab[v]))
     if hi.size:
         a, b = lab[u[hi]], lab[v[hi]]
