@@ -27,6 +27,7 @@ References
    a directed graph", J. Algorithms 27 (1998).
 """
 
+import heapq
 import math
 
 import numpy as np
@@ -308,11 +309,17 @@ class _Eliminations:
         for a, b, w in zip(cu[inc].tolist(), cv[inc].tolist(), cl[inc].tolist()):
             adj.setdefault(a, {})[b] = w
             adj.setdefault(b, {})[a] = w
-        remaining = set(int(x) for x in stuck)
+        remaining = {int(x) for x in stuck}
+        # The node of smallest current neighbourhood first (smallest index
+        # on ties): a heap of (degree, node), stale entries skipped.
+        heap = [(len(adj.get(x, ())), x) for x in remaining]
+        heapq.heapify(heap)
         done = 0
-        while remaining:
-            x = min(remaining, key=lambda y: len(adj.get(y, ())))
-            if len(adj.get(x, ())) > _MAX_TRAP_DEGREE:
+        while heap:
+            size, x = heapq.heappop(heap)
+            if x not in remaining or size != len(adj.get(x, ())):
+                continue
+            if size > _MAX_TRAP_DEGREE:
                 break
             remaining.discard(x)
             done += 1
@@ -337,6 +344,9 @@ class _Eliminations:
                         val = mesh_i[j] if old is None else _logaddexp(old, mesh_i[j])
                         row_a[b] = val
                         adj[b][a] = val
+            for y in keys:
+                if y in remaining:
+                    heapq.heappush(heap, (len(adj[y]), y))
         if not done:
             return None
         # New graph: old edges away from the trapped nodes, plus the mesh.
@@ -410,9 +420,12 @@ def ust_with_trap_elimination(u, v, logc, n, rng, max_work, max_elimination_node
 
 def _unwind_traps(rec, tu, tv, n, rng):
     """Edges of the UST of the original graph from a UST ``(tu, tv)`` of its Schur complement."""
-    eu = list(tu.tolist())
-    ev = list(tv.tolist())
-    live = [True] * len(eu)
+    size = tu.size + len(rec.x) + 16
+    eu = np.empty(size, dtype=np.int64)
+    ev = np.empty(size, dtype=np.int64)
+    live = np.zeros(size, dtype=bool)
+    k = tu.size
+    eu[:k], ev[:k], live[:k] = tu, tv, True
     bucket = {}
     n_levels = len(rec.x)
     noise = GumbelStream(rng)
@@ -420,7 +433,7 @@ def _unwind_traps(rec, tu, tv, n, rng):
     near = np.zeros(n, dtype=bool)
     near[np.fromiter(rec.member, dtype=np.int64, count=len(rec.member))] = True
     for i in np.flatnonzero(near[tu] & near[tv]).tolist():
-        s = rec.source(eu[i], ev[i], n_levels, noise)
+        s = rec.source(int(eu[i]), int(ev[i]), n_levels, noise)
         if s >= 0:
             bucket.setdefault(s, []).append(i)
     for t in range(n_levels - 1, -1, -1):
@@ -432,22 +445,25 @@ def _unwind_traps(rec, tu, tv, n, rng):
         removed = bucket.pop(t, [])
         g = vals + noise.take(vals.size)
         if removed:
-            for i in removed:
-                live[i] = False
-            idx = np.flatnonzero(np.array(live))
-            lab = components(np.array(eu)[idx], np.array(ev)[idx], n)
+            live[removed] = False
+            on = live[:k]
+            lab = components(eu[:k][on], ev[:k][on], n)
             chosen = keys[group_argmax(lab[keys], g)]
         else:
             chosen = keys[[int(np.argmax(g))]]
+        if k + chosen.size > eu.size:  # mesh edges come and go: grow the arrays
+            grow = max(eu.size, chosen.size)
+            eu = np.concatenate([eu, np.empty(grow, dtype=np.int64)])
+            ev = np.concatenate([ev, np.empty(grow, dtype=np.int64)])
+            live = np.concatenate([live, np.zeros(grow, dtype=bool)])
         for a in chosen.tolist():
-            eu.append(x)
-            ev.append(a)
-            live.append(True)
+            eu[k], ev[k], live[k] = x, a, True
             s = rec.source(x, a, t, noise)
             if s >= 0:
-                bucket.setdefault(s, []).append(len(eu) - 1)
-    keep = np.flatnonzero(np.array(live, dtype=bool))
-    idx = rec.edge_of(np.array(eu, dtype=np.int64)[keep], np.array(ev, dtype=np.int64)[keep])
+                bucket.setdefault(s, []).append(k)
+            k += 1
+    keep = np.flatnonzero(live[:k])
+    idx = rec.edge_of(eu[keep], ev[keep])
     if np.any(idx < 0):  # pragma: no cover - exact arithmetic guarantees it
         raise RuntimeError("trap elimination produced a non-edge; please report.")
     return idx
