@@ -32,7 +32,7 @@ import math
 
 import numpy as np
 
-from ...privacy._samplers import standard_exponential
+from ...privacy._samplers import random_words, standard_exponential
 from ...utils import mst_edge_indices
 from ...utils._sparse import component_labels
 from ._common import (
@@ -85,9 +85,10 @@ def cycle_popping(u, v, logc, n, rng, max_work):
     the node's neighbours that have at least ``2**-40`` of its total; the
     lighter ones, which such a lookup could never pick (their cell absorbed
     by rounding, or their ``exp`` underflowing), are drawn apart: the draw
-    goes to them with their exact total probability ``q``, decided by
-    ``E > -log q`` with ``E ~ Exp(1)`` of unbounded tail, and among them by
-    Gumbel-max in log space.
+    goes to them with their exact total probability ``q``, decided by a
+    uniform 64-bit word ``W`` against ``q 2**64 = F + f`` (``W < F``, or
+    ``W = F`` and ``E > -log f`` with ``E ~ Exp(1)`` of unbounded tail),
+    and among them by Gumbel-max in log space.
     """
     from ._cycle_popping_kernels import (
         breadth_first_order,
@@ -108,7 +109,7 @@ def cycle_popping(u, v, logc, n, rng, max_work):
     table = successor_table(indptr, log_conductance, math.log(_CDF_MIN_FRACTION))
     # Root each component at its node of largest total conductance (any root
     # gives the same law; a well-connected one shortens the walks).
-    roots = strongest_node(component_start, table[4])
+    roots = strongest_node(component_start, table[-1])
     is_root = np.zeros(n, dtype=bool)
     is_root[roots] = True
     walkers = np.flatnonzero(~is_root)
@@ -134,11 +135,12 @@ def _wilson(indptr, neighbour, log_conductance, table, walkers, is_root, rng, ma
 
     ``succ_entry[x]`` is the entry (of the symmetric CSR) of the edge from
     each walker to its parent; ``drawn[x]`` the number of successors drawn
-    at ``x`` when the budget ran out. The kernel reads uniforms,
-    exponentials and Gumbel variables drawn here in blocks; when one runs
-    out it returns, and the block is replaced by a fresh one (the values it
-    read are never read again and the unread ones it left were not looked
-    at, so every step reads values independent of everything before).
+    at ``x`` when the budget ran out. The kernel reads uniforms, 64-bit
+    words, exponentials and Gumbel variables drawn here in blocks; when one
+    runs out it returns, and the block is replaced by a fresh one (the
+    values it read are never read again and the unread ones it left were
+    not looked at, so every step reads values independent of everything
+    before).
     """
     from ._cycle_popping_kernels import (
         DONE,
@@ -146,35 +148,41 @@ def _wilson(indptr, neighbour, log_conductance, table, walkers, is_root, rng, ma
         GUMBEL,
         NEED_EXPONENTIALS,
         NEED_UNIFORMS,
+        NEED_WORDS,
         POSITION,
         STEPS,
         STOPPED,
         UNIFORM,
+        WORD,
         wilson_walks,
     )
 
-    cdf, light, log_light, n_light, _ = table
+    cdf, light, n_light, light_floor, light_log_frac, _ = table
     n = is_root.size
     intree = is_root.copy()
     succ = np.arange(n, dtype=np.int64)
     succ_entry = np.full(n, -1, dtype=np.int64)
     drawn = np.zeros(n, dtype=np.int64)
-    state = np.zeros(6, dtype=np.int64)
+    state = np.zeros(7, dtype=np.int64)
     state[POSITION] = -1
     budget = float(max_work)
 
     def block(previous, first):
-        # Uniforms: one a step, so no more than the steps left in the budget.
+        # One uniform (and at most one word) a step: no more than the steps
+        # left in the budget.
         left = budget - float(state[STEPS]) + 1.0
         size = 2 * previous if previous else first
         return max(int(min(size, _MAX_BLOCK, left)), 1)
 
     uniforms = rng.random(block(0, _DRAWS_PER_WALKER * walkers.size))
+    words = random_words(block(0, _FIRST_BLOCK), rng) if n_light.any() else np.empty(
+        0, dtype=np.uint64)
     exponentials = gumbels = np.empty(0)
     while True:
-        status = wilson_walks(indptr, neighbour, cdf, light, log_light, n_light,
-                              log_conductance, walkers, intree, succ, succ_entry, drawn,
-                              state, uniforms, exponentials, gumbels, budget)
+        status = wilson_walks(indptr, neighbour, cdf, light, n_light, light_floor,
+                              light_log_frac, log_conductance, walkers, intree, succ,
+                              succ_entry, drawn, state, uniforms, words, exponentials,
+                              gumbels, budget)
         if status == DONE:
             return succ_entry, None
         if status == STOPPED:
@@ -182,6 +190,9 @@ def _wilson(indptr, neighbour, log_conductance, table, walkers, is_root, rng, ma
         if status == NEED_UNIFORMS:
             uniforms = rng.random(block(uniforms.size, 0))
             state[UNIFORM] = 0
+        elif status == NEED_WORDS:
+            words = random_words(block(words.size, _FIRST_BLOCK), rng)
+            state[WORD] = 0
         elif status == NEED_EXPONENTIALS:
             size = min(2 * exponentials.size or _FIRST_BLOCK, _MAX_BLOCK)
             exponentials = standard_exponential(size, rng)

@@ -12,10 +12,13 @@ import numba
 import numpy as np
 
 #: Status codes of :func:`wilson_walks`.
-DONE, STOPPED, NEED_UNIFORMS, NEED_EXPONENTIALS, NEED_GUMBELS = 0, 1, 2, 3, 4
+DONE, STOPPED, NEED_UNIFORMS, NEED_WORDS, NEED_EXPONENTIALS, NEED_GUMBELS = range(6)
 
 #: Fields of the ``state`` array of :func:`wilson_walks`.
-WALKER, POSITION, STEPS, UNIFORM, EXPONENTIAL, GUMBEL = range(6)
+WALKER, POSITION, STEPS, UNIFORM, WORD, EXPONENTIAL, GUMBEL = range(7)
+
+#: log(2**64): the light share ``q`` of a row is decided on 64-bit words.
+_LOG_TWO_64 = 64.0 * np.log(2.0)
 
 
 @numba.njit(cache=True)
@@ -111,17 +114,25 @@ def successor_table(indptr, log_conductance, log_min_fraction):
 
     Entry ``j`` of row ``x`` (log-conductance ``l_j``) is *light* when
     ``l_j - log_strength[x] < log_min_fraction``: it gets no mass in the
-    cumulative sums ``cdf`` (``cdf[j] = cdf[j - 1]``) and is drawn apart.
-    Returns ``cdf`` (relative to the row's largest conductance),
-    ``light`` (bool per entry), ``log_light`` (log of the light entries'
-    share of their row, ``-inf`` if none), ``n_light`` (their number) and
-    ``log_strength`` (log of the row's total, ``-inf`` for an empty row).
+    cumulative sums ``cdf`` (``cdf[j] = cdf[j - 1]``) and is drawn apart,
+    with the light entries' share ``q`` of the row. ``q 2**64 = F + f``
+    with ``F`` an integer and ``0 <= f < 1``: a draw goes to the light
+    entries when a uniform 64-bit word ``W`` is below ``F``, or equals it
+    and an exponential variable exceeds ``-log f`` (probability exactly
+    ``F / 2**64 + f / 2**64 = q``, whatever its size).
+
+    Returns ``cdf`` (relative to the row's largest conductance), ``light``
+    (bool per entry), ``n_light`` (the row's light entries), ``light_floor``
+    (``F``, uint64), ``light_log_frac`` (``log f``; ``-inf`` for rows
+    without light entries) and ``log_strength`` (log of the row's total,
+    ``-inf`` for an empty row).
     """
     n = indptr.size - 1
     cdf = np.empty(log_conductance.size)
     light = np.zeros(log_conductance.size, dtype=np.bool_)
-    log_light = np.full(n, -np.inf)
     n_light = np.zeros(n, dtype=np.int64)
+    light_floor = np.zeros(n, dtype=np.uint64)
+    light_log_frac = np.full(n, -np.inf)
     log_strength = np.full(n, -np.inf)
     for x in range(n):
         a, b = indptr[x], indptr[x + 1]
@@ -151,8 +162,17 @@ def successor_table(indptr, log_conductance, log_min_fraction):
             for j in range(a, b):
                 if light[j]:
                     light_total += np.exp(log_conductance[j] - light_top)
-            log_light[x] = light_top + np.log(light_total) - strength
-    return cdf, light, log_light, n_light, log_strength
+            # log(q 2**64); q < 1, so q 2**64 < 2**64.
+            scaled = light_top + np.log(light_total) - strength + _LOG_TWO_64
+            if scaled < 0.0:  # q 2**64 < 1: F = 0 and f = q 2**64, kept in log space
+                light_log_frac[x] = scaled
+            else:
+                whole = np.exp(scaled)
+                floor = np.floor(whole)
+                light_floor[x] = np.uint64(floor)
+                frac = whole - floor  # exact in double precision
+                light_log_frac[x] = np.log(frac) if frac > 0.0 else -np.inf
+    return cdf, light, n_light, light_floor, light_log_frac, log_strength
 
 
 @numba.njit(cache=True)
@@ -169,32 +189,34 @@ def strongest_node(component_start, log_strength):
 
 
 @numba.njit(cache=True)
-def wilson_walks(indptr, neighbour, cdf, light, log_light, n_light, log_conductance,
-                 walkers, intree, succ, succ_entry, drawn, state, uniforms,
-                 exponentials, gumbels, budget):
+def wilson_walks(indptr, neighbour, cdf, light, n_light, light_floor, light_log_frac,
+                 log_conductance, walkers, intree, succ, succ_entry, drawn, state,
+                 uniforms, words, exponentials, gumbels, budget):
     """Loop-erased random walks from each of ``walkers`` in turn (Wilson's algorithm).
 
     A step from ``x`` draws its successor with probability proportional to
-    the conductances of ``x``'s entries: with probability ``exp(log_light[x])``
-    (an exponential exceeding ``-log_light[x]``) among the light entries by
-    Gumbel-max over their log-conductances, otherwise by inverse CDF on a
-    uniform over the others. ``succ[x]`` and ``succ_entry[x]`` hold the last
-    successor drawn at ``x`` (a later visit overwrites it: the cycle is
-    popped) and ``drawn[x]`` counts the draws made at ``x``. Once a walk
-    hits the tree (``intree``), its loop-erased path joins it.
+    the conductances of ``x``'s entries: among the light entries, with
+    their share ``q`` of the row (a 64-bit word and, on a tie, an
+    exponential: see :func:`successor_table`), by Gumbel-max over their
+    log-conductances; otherwise by inverse CDF on a uniform over the
+    others. ``succ[x]`` and ``succ_entry[x]`` hold the last successor drawn
+    at ``x`` (a later visit overwrites it: the cycle is popped) and
+    ``drawn[x]`` counts the draws made at ``x``. Once a walk hits the tree
+    (``intree``), its loop-erased path joins it.
 
     Returns a status: :data:`DONE`; :data:`STOPPED` once more than
     ``budget`` steps were made in all; or :data:`NEED_UNIFORMS`,
-    :data:`NEED_EXPONENTIALS`, :data:`NEED_GUMBELS` when that array has
-    too few unread values left for the next step. ``state`` (walker,
-    position, steps and the read positions in the three arrays) lets the
-    next call resume exactly there: a step that returns reads nothing, and
-    the values already read are never read again.
+    :data:`NEED_WORDS`, :data:`NEED_EXPONENTIALS`, :data:`NEED_GUMBELS` when
+    that array has too few unread values left for the next step. ``state``
+    (walker, position, steps and the read positions in the four arrays)
+    lets the next call resume exactly there: a step that returns reads
+    nothing, so the values it looked at are read again by the same step.
     """
     i = state[WALKER]
     x = state[POSITION]
     steps = state[STEPS]
     iu = state[UNIFORM]
+    iw = state[WORD]
     ie = state[EXPONENTIAL]
     ig = state[GUMBEL]
     status = DONE
@@ -208,11 +230,20 @@ def wilson_walks(indptr, neighbour, cdf, light, log_light, n_light, log_conducta
                 break
             a, b = indptr[x], indptr[x + 1]
             entry = -1
+            used_word = used_exponential = False
             if n_light[x] > 0:
-                if ie == exponentials.size:
-                    status = NEED_EXPONENTIALS
+                if iw == words.size:
+                    status = NEED_WORDS
                     break
-                if exponentials[ie] > -log_light[x]:
+                used_word = True
+                to_light = words[iw] < light_floor[x]
+                if words[iw] == light_floor[x]:  # probability 2**-64
+                    if ie == exponentials.size:
+                        status = NEED_EXPONENTIALS
+                        break
+                    used_exponential = True
+                    to_light = exponentials[ie] > -light_log_frac[x]
+                if to_light:
                     if gumbels.size - ig < n_light[x]:
                         status = NEED_GUMBELS
                         break
@@ -224,7 +255,6 @@ def wilson_walks(indptr, neighbour, cdf, light, log_light, n_light, log_conducta
                             if entry < 0 or key > best:
                                 best = key
                                 entry = j
-                ie += 1
             if entry < 0:
                 # The first entry whose cumulative sum exceeds the target;
                 # light entries add nothing to the sums and are never first.
@@ -242,6 +272,8 @@ def wilson_walks(indptr, neighbour, cdf, light, log_light, n_light, log_conducta
                         lo -= 1
                 entry = lo
             iu += 1
+            iw += used_word
+            ie += used_exponential
             y = neighbour[entry]
             succ[x] = y
             succ_entry[x] = entry
@@ -264,6 +296,7 @@ def wilson_walks(indptr, neighbour, cdf, light, log_light, n_light, log_conducta
     state[POSITION] = x
     state[STEPS] = steps
     state[UNIFORM] = iu
+    state[WORD] = iw
     state[EXPONENTIAL] = ie
     state[GUMBEL] = ig
     return status

@@ -21,12 +21,12 @@ UST_METHODS = ("auto", "cycle_popping", "elimination")
 MAX_ELIMINATION_NODES = 3000
 
 #: Default budget of cycle-popping work, in successor draws per node and edge.
-DEFAULT_DRAW_FACTOR = 5
+DEFAULT_DRAW_FACTOR = 200
 
-#: Cycle-popping draws that take the time of one elimination flop (about a
-#: microsecond against 0.2 ns, measured), used by "auto" to give cycle
+#: Cycle-popping draws that take the time of one elimination flop (tens of
+#: nanoseconds against 0.2 ns, measured), used by "auto" to give cycle
 #: popping the time the elimination would need.
-_DRAWS_PER_FLOP = 2e-4
+_DRAWS_PER_FLOP = 8e-3
 
 
 def ust_delta(n_edges, reduce=True):
@@ -84,7 +84,8 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
         the popped cycles only, which are independent of the tree).
     max_work : float, default=None
         Work budget of a cycle-popping run, in successor draws (steps of
-        Wilson's walks, about a microsecond each), ``5 (n + m)`` by default.
+        Wilson's walks, tens of nanoseconds each), ``200 (n + m)`` by
+        default.
         Only the running time depends on it, never the law or the success
         of a draw.
     reduce : bool, default=True
