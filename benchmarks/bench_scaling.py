@@ -547,7 +547,7 @@ def worker(name, size, repeat, budget):
     }
 
 
-def _run_worker(name, size, repeat, budget, checkout=None):
+def _run_worker(name, size, repeat, budget, checkout=None, timeout=None):
     env = dict(os.environ)
     checkout = Path(checkout) if checkout else _ROOT
     env["SKDPGRAPH_BENCH_CHECKOUT"] = str(checkout)
@@ -555,7 +555,11 @@ def _run_worker(name, size, repeat, budget, checkout=None):
         os.pathsep)
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", name, str(size),
            "--repeat", str(repeat), "--budget", str(budget)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"case": name, "size": size, "error": f"stopped after {timeout:g} s"}
     if proc.returncode != 0:
         return {"case": name, "size": size, "error": proc.stderr.strip().splitlines()[-1]}
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -596,6 +600,8 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds (median)")
     parser.add_argument("--budget", type=float, default=60.0,
                         help="seconds after which a size stops starting new rounds")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="seconds after which a size is stopped and reported as such")
     parser.add_argument("--before", metavar="PATH",
                         help="also measure the skdpgraph package of the checkout at PATH")
     parser.add_argument("--worker", nargs=2, metavar=("CASE", "SIZE"), help=argparse.SUPPRESS)
@@ -623,9 +629,10 @@ def main(argv=None):
         for size in args.size or (case.quick if args.quick else case.sizes):
             before = None
             if args.before:
-                before = _run_worker(case.name, size, args.repeat, args.budget, args.before)
+                before = _run_worker(case.name, size, args.repeat, args.budget, args.before,
+                                     args.timeout)
                 _print_row(case.name, size, before, args.repeat, "  before")
-            res = _run_worker(case.name, size, args.repeat, args.budget)
+            res = _run_worker(case.name, size, args.repeat, args.budget, timeout=args.timeout)
             _print_row(case.name, size, res, args.repeat, "", before)
             if "error" not in res:
                 rows.append(res)
