@@ -5,10 +5,11 @@ one function per competitor. For each (case, size) a fresh subprocess builds
 the graph, then times the estimator, the competitor if any and
 ``scipy.sparse.csgraph.minimum_spanning_tree`` of the same graph interleaved
 (``--repeat`` rounds, order rotated, medians; rounds stop early past a time
-budget), then measures the peak traced memory of each (tracemalloc: numpy's
-and Python's allocations, not those made inside compiled extensions with
-their own allocator, such as the Rust internals of ``kmedoids``), one run
-each. Ratios are printed, and the fitted log-log slope of time against edges
+budget; after the first round, calls shorter than 0.05 s are timed in loops
+of that length), then measures the peak traced memory of each (tracemalloc:
+numpy's and Python's allocations, numba's compiled kernels included, not
+those made inside compiled extensions with their own allocator, such as the
+Rust internals of ``kmedoids``), one run each. Ratios are printed, and the fitted log-log slope of time against edges
 per case. Absolute times move with the load of the machine; ratios measured
 in one run barely do.
 
@@ -517,6 +518,10 @@ def _peak(fn):
         tracemalloc.stop()
 
 
+#: Shortest time of one timed loop of a round after the first (seconds).
+_MIN_ROUND = 0.05
+
+
 def worker(name, size, repeat, budget):
     case = _BY_NAME[name]
     ctx = case.setup(size)
@@ -528,13 +533,21 @@ def worker(name, size, repeat, budget):
     names = list(fns)
     times = {k: [] for k in names}
     outs = {}
+    number = dict.fromkeys(names, 1)
     t_start = time.perf_counter()
     for r in range(repeat):
         order = names[r % len(names):] + names[:r % len(names)]
         for k in order:
             t0 = time.perf_counter()
-            outs[k] = fns[k]()
-            times[k].append(time.perf_counter() - t0)
+            for _ in range(number[k]):
+                outs[k] = fns[k]()
+            times[k].append((time.perf_counter() - t0) / number[k])
+        if r == 0:
+            # Calls of milliseconds are timed in loops of about _MIN_ROUND
+            # seconds (the first round, one call each, holds the first-call
+            # costs, such as loading compiled kernels).
+            number = {k: max(1, min(1000, int(_MIN_ROUND / max(times[k][0], 1e-6))))
+                      for k in names}
         if time.perf_counter() - t_start > budget:
             break
     peaks = {k: _peak(fns[k])[0] for k in names}

@@ -65,7 +65,7 @@ _TRAP_SCORES = (6.0, 4.5, 3.0)
 def cycle_popping(u, v, logc, n, rng, max_work):
     """Exact UST (forest) by Wilson's algorithm, under a budget.
 
-    Returns ``(edges, roots, trapped)``. ``edges`` holds the indices (into
+    Returns ``(edges, trapped)``. ``edges`` holds the indices (into
     ``u, v``) of the tree's edges, or is None when more than ``max_work``
     successors were drawn; ``trapped`` then holds the nodes popped most
     often, most frequent first.
@@ -118,16 +118,20 @@ def cycle_popping(u, v, logc, n, rng, max_work):
     if entry is None:
         pops = np.maximum(drawn - 1, 0)
         hot = np.flatnonzero(pops >= max(2, pops.max() // 10))
-        return None, order[roots], order[hot[np.argsort(-pops[hot], kind="stable")]]
-    return edge[entry[walkers]], order[roots], None
+        return None, order[hot[np.argsort(-pops[hot], kind="stable")]]
+    return edge[entry[walkers]], None
 
 
 #: Random values drawn per block for the walks: the first block of uniforms
-#: holds a few per walker, that of exponentials and Gumbel variables a few
-#: dozen; each next block is twice the last, up to the largest.
+#: holds a few per walker, that of words, exponentials and Gumbel variables
+#: a few dozen; each next block is twice the last, up to the largest, which
+#: is a few values per entry of the graph (memory stays linear in its size)
+#: and at least 2**16, at most 2**22.
 _DRAWS_PER_WALKER = 4
 _FIRST_BLOCK = 64
-_MAX_BLOCK = 1 << 22
+_BLOCK_PER_ENTRY = 4
+_MIN_MAX_BLOCK = 1 << 16
+_MAX_MAX_BLOCK = 1 << 22
 
 
 def _wilson(indptr, neighbour, log_conductance, table, walkers, is_root, rng, max_work):
@@ -166,13 +170,14 @@ def _wilson(indptr, neighbour, log_conductance, table, walkers, is_root, rng, ma
     state = np.zeros(7, dtype=np.int64)
     state[POSITION] = -1
     budget = float(max_work)
+    largest = min(max(_BLOCK_PER_ENTRY * neighbour.size, _MIN_MAX_BLOCK), _MAX_MAX_BLOCK)
 
     def block(previous, first):
         # One uniform (and at most one word) a step: no more than the steps
         # left in the budget.
         left = budget - float(state[STEPS]) + 1.0
         size = 2 * previous if previous else first
-        return max(int(min(size, _MAX_BLOCK, left)), 1)
+        return max(int(min(size, largest, left)), 1)
 
     uniforms = rng.random(block(0, _DRAWS_PER_WALKER * walkers.size))
     words = random_words(block(0, _FIRST_BLOCK), rng) if n_light.any() else np.empty(
@@ -194,11 +199,11 @@ def _wilson(indptr, neighbour, log_conductance, table, walkers, is_root, rng, ma
             words = random_words(block(words.size, _FIRST_BLOCK), rng)
             state[WORD] = 0
         elif status == NEED_EXPONENTIALS:
-            size = min(2 * exponentials.size or _FIRST_BLOCK, _MAX_BLOCK)
+            size = min(2 * exponentials.size or _FIRST_BLOCK, largest)
             exponentials = standard_exponential(size, rng)
             state[EXPONENTIAL] = 0
         else:
-            size = min(2 * gumbels.size or _FIRST_BLOCK, _MAX_BLOCK)
+            size = min(2 * gumbels.size or _FIRST_BLOCK, largest)
             gumbels = gumbel(max(size, int(n_light.max())), rng)
             state[GUMBEL] = 0
 
@@ -400,7 +405,7 @@ def ust_with_trap_elimination(u, v, logc, n, rng, max_work, max_elimination_node
     cu, cv, cl = u, v, logc
     budget = max_work
     while True:
-        picked, _, trapped = cycle_popping(cu, cv, cl, n, rng, budget)
+        picked, trapped = cycle_popping(cu, cv, cl, n, rng, budget)
         if picked is not None:
             if rec is None:  # nothing eliminated: the edges of the graph itself
                 return picked

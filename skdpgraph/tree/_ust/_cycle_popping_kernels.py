@@ -260,12 +260,14 @@ def wilson_walks(indptr, neighbour, cdf, light, n_light, light_floor, light_log_
                 # light entries add nothing to the sums and are never first.
                 target = uniforms[iu] * cdf[b - 1]
                 lo, hi = a, b
-                while lo < hi:
+                while hi - lo > 8:  # bisection, then a scan of a few entries
                     mid = (lo + hi) >> 1
                     if cdf[mid] <= target:
                         lo = mid + 1
                     else:
                         hi = mid
+                while lo < hi and cdf[lo] <= target:
+                    lo += 1
                 if lo == b:  # target rounded up to the total: the last heavy entry
                     lo = b - 1
                     while light[lo]:

@@ -199,7 +199,7 @@ def _sample(u, v, logc, n, rng, config):
     if method == "auto":
         elim_cost = float(np.sum(sizes.astype(np.float64) ** 3)) / 3.0
         budget = min(max_work, max(_DRAWS_PER_FLOP * elim_cost, float(n + u.size)))
-    picked, _, _ = cycle_popping(u, v, kl, n, rng, budget)
+    picked, _ = cycle_popping(u, v, kl, n, rng, budget)
     if picked is None:  # out of budget: the exact fallback (the law is unchanged)
         return keep[elimination_by_component(u, v, kl, n, rng, lab, ncomp)]
     return keep[picked]
