@@ -5,10 +5,11 @@ one function per competitor. For each (case, size) a fresh subprocess builds
 the graph, then times the estimator, the competitor if any and
 ``scipy.sparse.csgraph.minimum_spanning_tree`` of the same graph interleaved
 (``--repeat`` rounds, order rotated, medians; rounds stop early past a time
-budget), then measures the peak traced memory of each (tracemalloc: numpy's
-and Python's allocations, not those made inside compiled extensions with
-their own allocator, such as the Rust internals of ``kmedoids``), one run
-each. Ratios are printed, and the fitted log-log slope of time against edges
+budget; after the first round, calls shorter than 0.05 s are timed in loops
+of that length), then measures the peak traced memory of each (tracemalloc:
+numpy's and Python's allocations, numba's compiled kernels included, not
+those made inside compiled extensions with their own allocator, such as the
+Rust internals of ``kmedoids``), one run each. Ratios are printed, and the fitted log-log slope of time against edges
 per case. Absolute times move with the load of the machine; ratios measured
 in one run barely do.
 
@@ -40,12 +41,28 @@ one callable per competitor):
   ``sim_to_dist``): 10-NN graphs of random points (distances) and random
   connected graphs (10 edges per node, U(0, 1) weights), 10^4 to 4 x 10^6
   edges; the private ones at epsilon 1 and mu 0.01;
+* ``exponential_trap_<family>``: ``exponential_tree(epsilon=1, mu=0.01)``
+  (``c = 50``) on sparse graphs whose walks are trapped (weights uniform on
+  [0.05, 0.95]): Erdos-Renyi with 4 edges per node (``er``),
+  Barabasi-Albert with 2 (``ba``), 3-regular (``reg3``), Watts-Strogatz
+  with 4 neighbours (``ws``), a grid (``grid``), a hub joined to a ring
+  (``hubring``);
+* ``rooting_knn`` and ``path_max_knn``: ``root_forest`` of the MST of the
+  10-NN graph, and ``path_max`` on it for every edge of the graph (as the
+  UST's pruning does); the reference is the MST of the graph;
+* ``similarity_sparse`` and ``similarity_flip_eps{4,6}``:
+  ``structural_similarity`` of the graphs of ``scan_sparse`` and
+  ``scan_flip_eps*``, against scipy's masked sparse product
+  ``(A @ A) * A``;
 * ``kmedoids_knn``, ``edge_flip_knn``, ``pig_scan_knn``, ``rr_spectral_knn``
   (up to 2 x 10^4 nodes: their cost grows with n^2 by design),
   ``noisy_power_knn`` and ``epsilon_graph`` (uniform points).
 
 Run: ``python benchmarks/bench_scaling.py`` (about 15 minutes on 2 cores),
 ``--quick`` (about 2 minutes), ``--case NAME`` for some cases only.
+``--before PATH`` measures every size with the ``skdpgraph`` package of
+another checkout too (``PATH/skdpgraph``), in the same run, and prints
+both rows and the ratio of their times to scipy's MST.
 """
 
 import argparse
@@ -59,8 +76,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parents[1]
-if (_ROOT / "skdpgraph").is_dir():  # measure this checkout, not an installed copy
-    sys.path.insert(0, str(_ROOT))
+# The checkout measured: this one, or another one (--before) for a worker.
+_CHECKOUT = Path(os.environ.get("SKDPGRAPH_BENCH_CHECKOUT", _ROOT))
+if (_CHECKOUT / "skdpgraph").is_dir():  # measure a checkout, not an installed copy
+    sys.path.insert(0, str(_CHECKOUT))
 
 import numpy as np
 from scipy.sparse.csgraph import minimum_spanning_tree, shortest_path
@@ -75,6 +94,7 @@ from skdpgraph.cluster import (
     PrivateGraphClustering,
     PrivateMSTClustering,
     RandomizedResponseSpectralClustering,
+    structural_similarity,
 )
 from skdpgraph.edge_dp import EdgeFlipPerturbation
 from skdpgraph.graphs import EpsilonGraph, SimilarityToDistance, StructuralDistance
@@ -84,7 +104,10 @@ from skdpgraph.tree import (
     laplace_mst,
     noisy_max_prim_tree,
     pamst,
+    path_max,
+    root_forest,
 )
+from skdpgraph.tree import minimum_spanning_tree as skdpgraph_mst
 from skdpgraph.utils import edges_to_csr, graph_edges
 
 # ---------------------------------------------------------------------------
@@ -274,6 +297,65 @@ def _points_setup(n):
     return {"graph": G, "X": X, "radius": radius, "mst_graph": G, "edges": G.nnz // 2}
 
 
+def trapped_graph(family, n, seed=1):
+    """Sparse graphs with weights uniform on [0.05, 0.95] (traps at c = 50)."""
+    import networkx as nx
+
+    make = {
+        "er": lambda: nx.gnm_random_graph(n, 4 * n, seed=seed),
+        "ba": lambda: nx.barabasi_albert_graph(n, 2, seed=seed),
+        "reg3": lambda: nx.random_regular_graph(3, n, seed=seed),
+        "ws": lambda: nx.watts_strogatz_graph(n, 4, 0.1, seed=seed),
+        "grid": lambda: nx.convert_node_labels_to_integers(
+            nx.grid_2d_graph(round(n ** 0.5), round(n ** 0.5))),
+        "hubring": lambda: nx.wheel_graph(n),
+    }[family]()
+    A = nx.to_scipy_sparse_array(make, format="coo")
+    keep = A.row < A.col
+    u, v = A.row[keep].astype(np.int64), A.col[keep].astype(np.int64)
+    w = np.random.default_rng(2).uniform(0.05, 0.95, u.size)
+    return edges_to_csr(u, v, w, make.number_of_nodes())
+
+
+def _trapped_setup(family):
+    def setup(n):
+        G = trapped_graph(family, n)
+        return {"graph": G, "mst_graph": G, "edges": G.nnz // 2}
+    return setup
+
+
+def _rooting_setup(n):
+    G = knn_graph(n)
+    T = skdpgraph_mst(G)
+    u, v, _ = graph_edges(G)
+    return {"graph": G, "tree": T, "forest": root_forest(T.edges, T.weights, n), "u": u,
+            "v": v, "mst_graph": G, "edges": G.nnz // 2}
+
+
+def _similarity_flip_setup(epsilon):
+    def setup(n):
+        ctx = _flip_setup(n, epsilon)
+        ctx["graph"] = ctx.pop("released")
+        return ctx
+    return setup
+
+
+def _similarity_by_product(ctx):
+    """sigma on every edge from scipy's masked sparse product ``(A @ A) * A``."""
+    A = ctx["graph"].tocsr().astype(np.float64)
+    A.data[:] = 1.0
+    common = (A @ A).multiply(A).tocsr()
+    deg = np.diff(A.indptr).astype(np.float64)
+    C = common.tocoo()
+    sim = (C.data + 2.0) / np.sqrt((deg[C.row] + 1.0) * (deg[C.col] + 1.0))
+    # Edges without a common neighbour are absent from the product: add them.
+    S = A.tocoo()
+    S.data = 2.0 / np.sqrt((deg[S.row] + 1.0) * (deg[S.col] + 1.0))
+    S = S.tocsr()
+    S[C.row, C.col] = sim
+    return S
+
+
 # Budget and public bounds of the private estimators: epsilon 1, mu 0.01
 # (the exponential mechanism's goal case), weights within (0, 1.5).
 _EPS, _MU, _BOUNDS = 1.0, 0.01, (0.0, 1.5)
@@ -390,6 +472,33 @@ CASES = [
     Case("scan_sparse", "SCAN() on a random connected graph, 5 edges/node",
          sizes=[2000, 20000, 200000, 800000], quick=[2000, 20000, 200000],
          setup=_scan_sparse_setup, run=lambda c: SCAN().fit(c["graph"]), note=_scan_note),
+    Case("rooting_knn", "root_forest of the MST of a 10-NN graph",
+         sizes=[1750, 17500, 175000, 700000], quick=[1750, 17500], setup=_rooting_setup,
+         run=lambda c: root_forest(c["tree"].edges, c["tree"].weights, c["graph"].shape[0])),
+    Case("path_max_knn", "path_max on the MST of a 10-NN graph, every edge of the graph",
+         sizes=[1750, 17500, 175000, 700000], quick=[1750, 17500], setup=_rooting_setup,
+         run=lambda c: path_max(c["forest"], c["u"], c["v"])),
+    Case("similarity_sparse", "structural_similarity, random connected graph, 5 edges/node",
+         sizes=[2000, 20000, 200000, 800000], quick=[2000, 20000],
+         setup=_scan_sparse_setup, run=lambda c: structural_similarity(c["graph"]),
+         competitor=("scipy (A @ A) * A", _similarity_by_product)),
+    Case("similarity_flip_eps4", "structural_similarity, planted partition flipped at eps 4",
+         sizes=[1000, 2500, 5000, 10000, 20000], quick=[1000, 2500],
+         setup=_similarity_flip_setup(4.0), run=lambda c: structural_similarity(c["graph"]),
+         competitor=("scipy (A @ A) * A", _similarity_by_product)),
+    Case("similarity_flip_eps6", "structural_similarity, planted partition flipped at eps 6",
+         sizes=[2000, 5000, 20000, 50000], quick=[2000, 5000],
+         setup=_similarity_flip_setup(6.0), run=lambda c: structural_similarity(c["graph"]),
+         competitor=("scipy (A @ A) * A", _similarity_by_product)),
+] + [
+    Case(f"exponential_trap_{family}",
+         f"exponential_tree(epsilon=1, mu=0.01), {title}, weights U(0.05, 0.95)",
+         sizes=[5000, 20000], quick=[5000], setup=_trapped_setup(family),
+         run=lambda c: exponential_tree(c["graph"], _EPS, sensitivity=_MU, random_state=0))
+    for family, title in [("er", "Erdos-Renyi, 4 edges/node"),
+                          ("ba", "Barabasi-Albert, 2 edges/node"),
+                          ("reg3", "3-regular"), ("ws", "Watts-Strogatz, 4 neighbours"),
+                          ("grid", "grid"), ("hubring", "hub joined to a ring")]
 ] + _family_cases() + _edge_dp_cases()
 _BY_NAME = {case.name: case for case in CASES}
 
@@ -409,6 +518,10 @@ def _peak(fn):
         tracemalloc.stop()
 
 
+#: Shortest time of one timed loop of a round after the first (seconds).
+_MIN_ROUND = 0.05
+
+
 def worker(name, size, repeat, budget):
     case = _BY_NAME[name]
     ctx = case.setup(size)
@@ -420,13 +533,21 @@ def worker(name, size, repeat, budget):
     names = list(fns)
     times = {k: [] for k in names}
     outs = {}
+    number = dict.fromkeys(names, 1)
     t_start = time.perf_counter()
     for r in range(repeat):
         order = names[r % len(names):] + names[:r % len(names)]
         for k in order:
             t0 = time.perf_counter()
-            outs[k] = fns[k]()
-            times[k].append(time.perf_counter() - t0)
+            for _ in range(number[k]):
+                outs[k] = fns[k]()
+            times[k].append((time.perf_counter() - t0) / number[k])
+        if r == 0:
+            # Calls of milliseconds are timed in loops of about _MIN_ROUND
+            # seconds (the first round, one call each, holds the first-call
+            # costs, such as loading compiled kernels).
+            number = {k: max(1, min(1000, int(_MIN_ROUND / max(times[k][0], 1e-6))))
+                      for k in names}
         if time.perf_counter() - t_start > budget:
             break
     peaks = {k: _peak(fns[k])[0] for k in names}
@@ -439,13 +560,19 @@ def worker(name, size, repeat, budget):
     }
 
 
-def _run_worker(name, size, repeat, budget):
+def _run_worker(name, size, repeat, budget, checkout=None, timeout=None):
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(_ROOT), env.get("PYTHONPATH", "")]).rstrip(
+    checkout = Path(checkout) if checkout else _ROOT
+    env["SKDPGRAPH_BENCH_CHECKOUT"] = str(checkout)
+    env["PYTHONPATH"] = os.pathsep.join([str(checkout), env.get("PYTHONPATH", "")]).rstrip(
         os.pathsep)
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", name, str(size),
            "--repeat", str(repeat), "--budget", str(budget)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"case": name, "size": size, "error": f"stopped after {timeout:g} s"}
     if proc.returncode != 0:
         return {"case": name, "size": size, "error": proc.stderr.strip().splitlines()[-1]}
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -455,6 +582,25 @@ def _slope(edges, times):
     if len(edges) < 2:
         return float("nan")
     return float(np.polyfit(np.log(edges), np.log(times), 1)[0])
+
+
+def _print_row(name, size, res, repeat, tag, before=None):
+    if "error" in res:
+        print(f"{name:<16}{size:>8}  failed: {res['error']}{tag}", flush=True)
+        return
+    t, p = res["time"], res["peak"]
+    comp_t = f"{t['estimator'] / t['competitor']:8.2f}" if "competitor" in t else " " * 8
+    comp_p = (f"{p['estimator'] / max(p['competitor'], 1):11.2f}"
+              if "competitor" in p else " " * 11)
+    rounds = "" if res["rounds"] == repeat else f" ({res['rounds']} rounds)"
+    ratio = t["estimator"] / t["mst"]
+    if before is not None and "error" not in before:
+        tb = before["time"]
+        tag += f"  after/before {ratio / (tb['estimator'] / tb['mst']):.2f}"
+    print(f"{name:<16}{res['nodes']:>8}{res['edges']:>10}{t['estimator']:9.3f}"
+          f"{ratio:8.2f}{comp_t}{p['estimator'] / 2**20:10.1f}"
+          f"{p['estimator'] / max(p['mst'], 1):10.2f}{comp_p}  {res['note']}{rounds}{tag}",
+          flush=True)
 
 
 def main(argv=None):
@@ -467,6 +613,10 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds (median)")
     parser.add_argument("--budget", type=float, default=60.0,
                         help="seconds after which a size stops starting new rounds")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="seconds after which a size is stopped and reported as such")
+    parser.add_argument("--before", metavar="PATH",
+                        help="also measure the skdpgraph package of the checkout at PATH")
     parser.add_argument("--worker", nargs=2, metavar=("CASE", "SIZE"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -479,6 +629,9 @@ def main(argv=None):
               f"{'x comp':>8}{'peak MiB':>10}{'mem x MST':>10}{'mem x comp':>11}  note")
     print("Ratios to scipy minimum_spanning_tree of the same graph (x MST) and to the "
           "competitor (x comp); medians of interleaved rounds, peaks by tracemalloc.")
+    if args.before:
+        print(f"Rows 'before' measure the skdpgraph of {args.before}; 'after/before' is "
+              "the ratio of their x MST.")
     slopes = []
     for case in cases:
         print(f"\n== {case.name}: {case.title}")
@@ -487,20 +640,15 @@ def main(argv=None):
         print(header)
         rows = []
         for size in args.size or (case.quick if args.quick else case.sizes):
-            res = _run_worker(case.name, size, args.repeat, args.budget)
-            if "error" in res:
-                print(f"{case.name:<16}{size:>8}  failed: {res['error']}")
-                continue
-            t, p = res["time"], res["peak"]
-            comp_t = f"{t['estimator'] / t['competitor']:8.2f}" if "competitor" in t else " " * 8
-            comp_p = (f"{p['estimator'] / max(p['competitor'], 1):11.2f}"
-                      if "competitor" in p else " " * 11)
-            rounds = "" if res["rounds"] == args.repeat else f" ({res['rounds']} rounds)"
-            print(f"{case.name:<16}{res['nodes']:>8}{res['edges']:>10}{t['estimator']:9.3f}"
-                  f"{t['estimator'] / t['mst']:8.2f}{comp_t}{p['estimator'] / 2**20:10.1f}"
-                  f"{p['estimator'] / max(p['mst'], 1):10.2f}{comp_p}  {res['note']}{rounds}",
-                  flush=True)
-            rows.append(res)
+            before = None
+            if args.before:
+                before = _run_worker(case.name, size, args.repeat, args.budget, args.before,
+                                     args.timeout)
+                _print_row(case.name, size, before, args.repeat, "  before")
+            res = _run_worker(case.name, size, args.repeat, args.budget, timeout=args.timeout)
+            _print_row(case.name, size, res, args.repeat, "", before)
+            if "error" not in res:
+                rows.append(res)
         if rows:
             edges = [r["edges"] for r in rows]
             s_est = _slope(edges, [r["time"]["estimator"] for r in rows])

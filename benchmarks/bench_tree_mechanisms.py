@@ -19,9 +19,20 @@ small and growing like ``exp(c * gap)`` beyond; on a component of more than
 it restarts (it always finishes), on smaller ones the elimination sampler
 takes over, ``O(k^3)`` whatever ``c``.
 
-Run: ``python benchmarks/bench_tree_mechanisms.py`` (a few minutes).
+The first call of a compiled kernel in a process loads it (about a second
+for all of them, numba's import included; see ``docs/private_trees.md``): a
+warm-up call on a small graph is made first, so the times below are those
+of a process that has already sampled once.
+
+Run: ``python benchmarks/bench_tree_mechanisms.py`` (a few minutes);
+``--before PATH`` first runs the same measurements with the ``skdpgraph``
+package of another checkout (``PATH/skdpgraph``), in a subprocess.
 """
 
+import argparse
+import os
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -48,6 +59,7 @@ def timed(fn):
 
 
 def main():
+    exponential_tree(random_connected_graph(1000, 5000), 1.0, sensitivity=MU, random_state=0)
     print("== 1. sparse graph, 10^6 edges ==")
     G = random_connected_graph(100_000, 1_000_000)
     print(f"nodes {G.shape[0]}, edges {G.nnz // 2}, weights U(0, 1), mu = {MU}")
@@ -96,4 +108,16 @@ def main():
 
 
 if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", metavar="PATH",
+                        help="first measure the skdpgraph package of the checkout at PATH")
+    args = parser.parse_args()
+    if args.before:
+        import skdpgraph
+
+        print(f"######## before: {args.before}", flush=True)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([args.before, env.get("PYTHONPATH", "")])
+        subprocess.run([sys.executable, __file__], env=env, check=True)
+        print(f"\n######## after: {os.path.dirname(skdpgraph.__file__)}", flush=True)
     main()

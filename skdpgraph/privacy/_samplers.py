@@ -51,6 +51,25 @@ def _fine_tail(random_state, size, depth=1):
     return x
 
 
+def random_words(size, random_state):
+    """i.i.d. uniform 64-bit words (uint64): the generator's raw output.
+
+    A comparison ``W < k`` with an integer ``k`` is an event of probability
+    exactly ``k / 2**64``; the UST's successor draws decide with it, in
+    compiled loops, whether a draw goes to a node's light neighbours.
+
+    Parameters
+    ----------
+    size : int
+    random_state : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray of uint64, shape (size,)
+    """
+    return np.asarray(random_state.bit_generator.random_raw(size), dtype=np.uint64)
+
+
 def standard_exponential(size, random_state):
     """i.i.d. standard exponential draws with unbounded, resolved tails.
 

@@ -1,24 +1,16 @@
 """Rooting a forest: DFS preorder, parents, depths, subtree aggregates and path queries.
 
-The traversal is linear whatever the degrees: parents come from one
-breadth-first search over the forest joined to a virtual super-root, and the
-DFS preorder (children in increasing node order) from walking the Euler tour
-of the rooted forest, a linked list of its ``2 n`` directed edges whose
-successors are set with whole-array operations. (scipy's
-``depth_first_order`` rescans a node's neighbours after each child, which is
-quadratic in the degree: 23 s for a star of 200,000 leaves.)
-:func:`path_max` answers many path queries at once by binary lifting over
-the parent pointers (the one implementation of path queries of the library:
-minima are maxima of negated values).
+The rooting is linear whatever the degrees and the depth: compiled loops
+(:mod:`._rooted_kernels`) find the parents by a breadth-first search and
+the DFS preorder (children in increasing node order) with an explicit
+stack. :func:`path_max` answers many path queries at once by binary
+lifting over the parent pointers (the one implementation of path queries
+of the library: minima are maxima of negated values).
 """
 
 from typing import NamedTuple
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse.csgraph import breadth_first_order, connected_components
-
-from ..utils._sparse import edges_to_csr, index_dtype
 
 
 class RootedForest(NamedTuple):
@@ -56,59 +48,13 @@ class RootedForest(NamedTuple):
     depth: np.ndarray
 
 
-def _euler_preorder(parent, n):
-    """DFS preorder, subtree sizes and depths of a rooted forest, children in node order.
-
-    ``parent[v]`` is ``n`` for a root (the virtual super-root). The Euler
-    tour visits the down edge ``v`` (into ``v``) and, after ``v``'s subtree,
-    the up edge ``n + v``; each edge's successor is local (first child, next
-    sibling or parent), so the tour is a linked list of ``2 n`` items, walked
-    in C by a breadth-first search. Linear after one sort of the nodes by
-    parent.
-    """
-    nodes = np.argsort(parent, kind="stable")  # grouped by parent, node order inside
-    par_sorted = parent[nodes]
-    has_next = np.zeros(n, dtype=bool)
-    has_next[:-1] = par_sorted[:-1] == par_sorted[1:]
-    next_sibling = np.full(n, -1, dtype=np.int64)
-    next_sibling[nodes[:-1][has_next[:-1]]] = nodes[1:][has_next[:-1]]
-    first_child = np.full(n + 1, -1, dtype=np.int64)
-    is_first = np.ones(n, dtype=bool)
-    is_first[1:] = par_sorted[1:] != par_sorted[:-1]
-    first_child[par_sorted[is_first]] = nodes[is_first]
-    v = np.arange(n, dtype=np.int64)
-    # successor of the down edge v: down into v's first child, else up out of v
-    fc = first_child[:n]
-    succ_down = np.where(fc >= 0, fc, n + v)
-    # successor of the up edge n + v: down into the next sibling, else up out of the parent
-    succ_up = np.where(next_sibling >= 0, next_sibling, n + parent)
-    succ = np.concatenate([succ_down, succ_up])
-    keep = succ < 2 * n  # the last root's up edge ends the tour (its successor is 2 n)
-    # int32 indices where they fit: scipy's traversals would copy int64 ones.
-    dtype = index_dtype(2 * n + 1)
-    indptr = np.zeros(2 * n + 1, dtype=dtype)
-    np.cumsum(keep, out=indptr[1:])
-    chain = sp.csr_array((np.ones(int(indptr[-1])), succ[keep].astype(dtype), indptr),
-                         shape=(2 * n, 2 * n))
-    tour = breadth_first_order(chain, int(first_child[n]), directed=True,
-                               return_predecessors=False)
-    tour = np.asarray(tour, dtype=np.int64)
-    where = np.empty(2 * n, dtype=np.int64)
-    where[tour] = np.arange(2 * n)
-    order = tour[tour < n]
-    size = (where[n:] - where[:n] + 1) // 2
-    # Down edges open a node, up edges close it: the open nodes when v's down
-    # edge is walked are v and its ancestors.
-    open_count = np.cumsum(np.where(tour < n, 1, -1))
-    depth = open_count[where[:n]] - 1
-    return order, size, depth
-
-
 def root_forest(edges, weights, n):
     """Root a forest given by its edge list.
 
-    Linear in ``n`` up to one integer sort, whatever the degrees and the
-    number of components.
+    Linear in ``n`` whatever the degrees, the depth and the number of
+    components: three passes of compiled loops (the parents by a
+    breadth-first search, the children of every node by a counting sort,
+    the preorder by a depth-first search with an explicit stack).
 
     Parameters
     ----------
@@ -122,49 +68,20 @@ def root_forest(edges, weights, n):
     -------
     RootedForest
     """
+    from ._rooted_kernels import root_forest_arrays
+
     edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    u, v = edges[:, 0], edges[:, 1]
-    m = u.size
-    # Component roots: the smallest node of each component.
-    both = edges_to_csr(u, v, np.ones(m), n)
-    n_comp, comp = connected_components(both, directed=False)
-    roots = np.full(n_comp, n, dtype=np.int64)
-    np.minimum.at(roots, comp, np.arange(n, dtype=np.int64))
-    roots.sort()
-    # Parents from one breadth-first search from a super-root s = n with an
-    # arc to every root: the forest's adjacency plus one row.
-    dtype = index_dtype(n + 1, 2 * m + n_comp)
-    adj = sp.csr_array((np.ones(2 * m + n_comp),
-                        np.concatenate([both.indices, roots]).astype(dtype),
-                        np.append(both.indptr, 2 * m + n_comp).astype(dtype)),
-                       shape=(n + 1, n + 1))
-    bfs, pred = breadth_first_order(adj, n, directed=True, return_predecessors=True)
-    pred = np.asarray(pred[:n], dtype=np.int64)
-    # The Euler tour is walked on the nodes renumbered in breadth-first order:
-    # siblings become neighbours in memory (3x faster on 10^6 nodes), and
-    # children keep their order (the search visits them in node order).
-    bfs = np.asarray(bfs[1:], dtype=np.int64)
-    new_id = np.empty(n + 1, dtype=np.int64)
-    new_id[bfs] = np.arange(n)
-    new_id[n] = n
-    order, size_new, depth_new = _euler_preorder(new_id[pred[bfs]], n)
-    order = bfs[order]
-    size = np.empty(n, dtype=np.int64)
-    size[bfs] = size_new
-    depth = np.empty(n, dtype=np.int64)
-    depth[bfs] = depth_new
-    parent = pred.copy()
-    parent[parent == n] = -1
+    weights = np.asarray(weights, dtype=np.float64)
+    order, parent, parent_edge, size, depth, roots = root_forest_arrays(
+        np.ascontiguousarray(edges[:, 0]), np.ascontiguousarray(edges[:, 1]), int(n))
     # Weight and rank of each node's parent edge.
+    child = parent_edge >= 0
     parent_weight = np.full(n, -np.inf)
-    parent_rank = np.full(n, -1, dtype=np.int64)
-    child = np.where(parent[v] == u, v, u)
-    parent_weight[child] = weights
-    parent_rank[child] = np.arange(m)
+    parent_weight[child] = weights[parent_edge[child]]
     tin = np.empty(n, dtype=np.int64)
     tin[order] = np.arange(n)
     comp_start = np.concatenate([tin[roots], [n]])
-    return RootedForest(order, parent, parent_weight, parent_rank, tin, size, comp_start,
+    return RootedForest(order, parent, parent_weight, parent_edge, tin, size, comp_start,
                         depth)
 
 

@@ -8,7 +8,6 @@ edge of weight 0).
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
 from scipy.sparse.csgraph import minimum_spanning_tree as _scipy_mst
 
 _INT32_MAX = np.iinfo(np.int32).max
@@ -132,9 +131,22 @@ def n_components(graph):
     """Number of connected components (1 for a dense, complete graph)."""
     if not sp.issparse(graph):
         return 1
-    # Strong components of a symmetric graph are its components; scipy finds
-    # them without building the transpose.
-    return int(connected_components(graph, directed=True, connection="strong")[0])
+    from ._sparse_kernels import csr_components
+
+    G = graph.tocsr()
+    return int(csr_components(G.indptr, G.indices)[0])
+
+
+def component_labels(u, v, n):
+    """``(n_components, labels)`` of the graph with edges ``(u, v)`` on ``n`` nodes.
+
+    Labels number the components by their smallest node, as scipy's
+    ``connected_components`` does; union-find in linear time, no matrix.
+    """
+    from ._sparse_kernels import edge_components
+
+    return edge_components(np.asarray(u, dtype=np.int64), np.asarray(v, dtype=np.int64),
+                           int(n))
 
 
 def weight_range(graph):

@@ -439,39 +439,3 @@ def test_root_forest_matches_a_plain_dfs():
                 size[parent[a]] += size[a]
         assert f.size.tolist() == size
         assert np.array_equal(f.tin[f.order], np.arange(n))
-
-
-@pytest.mark.parametrize("shape", ["star", "pairs"])
-def test_rooting_is_linear_in_the_degree(monkeypatch, shape):
-    # scipy's depth_first_order rescans a node's neighbours after each child
-    # (23 s for a star of 200,000 leaves, 246 s for 500,000 two-node
-    # components under one super-root). The rooting now makes two
-    # breadth-first searches whatever the shape; each visits every node once.
-    from scipy.sparse.csgraph import breadth_first_order
-
-    from skdpgraph.tree import root_forest
-
-    calls = []
-
-    def counting(graph, *args, **kwargs):
-        calls.append(graph.nnz)
-        return breadth_first_order(graph, *args, **kwargs)
-
-    # White-box: count the traversals the rooting makes.
-    monkeypatch.setattr("skdpgraph.tree._rooted.breadth_first_order", counting)
-    for k in (1000, 200_000):
-        calls.clear()
-        if shape == "star":
-            n = k + 1
-            edges = np.column_stack([np.zeros(k, dtype=np.int64), np.arange(1, n)])
-        else:
-            n = 2 * k
-            edges = np.column_stack([np.arange(0, n, 2), np.arange(1, n, 2)])
-        f = root_forest(edges, np.ones(k), n)
-        assert len(calls) == 2 and max(calls) <= 2 * n + 1
-        if shape == "star":
-            assert f.order.tolist() == list(range(n))
-            assert f.size[0] == n and np.all(f.size[1:] == 1)
-        else:
-            assert f.order.tolist() == list(range(n))
-            assert np.array_equal(f.comp_start, np.arange(0, n + 1, 2))

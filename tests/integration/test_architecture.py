@@ -219,7 +219,8 @@ def test_import_does_not_import_numba():
     # numba is imported (and the kernels compiled) by the functions that use them.
     import subprocess
 
-    code = "import sys, skdpgraph; print('numba' in sys.modules)"
+    code = ("import sys, skdpgraph, skdpgraph.tree, skdpgraph.cluster, skdpgraph.utils; "
+            "print('numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"

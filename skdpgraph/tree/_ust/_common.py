@@ -1,10 +1,9 @@
 """Small array helpers shared by the UST engines."""
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
 
 from ...privacy._samplers import standard_gumbel
+from ...utils._sparse import component_labels
 
 
 def gumbel(size, rng):
@@ -53,25 +52,7 @@ def group_argmax(groups, keys):
 
 def components(eu, ev, k):
     """Connected-component labels of the graph with edges ``(eu, ev)`` on ``k`` nodes."""
-    if eu.size < 48:
-        # Few edges: a small union-find beats building a sparse matrix.
-        parent = list(range(k))
-        for a, b in zip(eu.tolist(), ev.tolist()):
-            while parent[a] != a:
-                a = parent[a]
-            while parent[b] != b:
-                b = parent[b]
-            if a != b:
-                parent[a] = b
-        lab = np.arange(k)
-        for x in set(eu.tolist()) | set(ev.tolist()):
-            r = x
-            while parent[r] != r:
-                r = parent[r]
-            lab[x] = r
-        return lab
-    A = sp.csr_array((np.ones(eu.size), (eu, ev)), shape=(k, k))
-    return connected_components(A, directed=False)[1]
+    return component_labels(eu, ev, k)[1]
 
 
 def edge_lookup(u, v, n):

@@ -27,15 +27,14 @@ References
    a directed graph", J. Algorithms 27 (1998).
 """
 
+import heapq
 import math
-from array import array
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components, reverse_cuthill_mckee
 
-from ...privacy._samplers import standard_exponential
+from ...privacy._samplers import random_words, standard_exponential
 from ...utils import mst_edge_indices
+from ...utils._sparse import component_labels
 from ._common import (
     GumbelStream,
     components,
@@ -63,232 +62,150 @@ _TRAP_SIZE = 8
 _TRAP_SCORES = (6.0, 4.5, 3.0)
 
 
-class _SuccessorSampler:
-    """Draws a random neighbour of many nodes at once, P(y | x) ~ gamma(x, y).
+def cycle_popping(u, v, logc, n, rng, max_work):
+    """Exact UST (forest) by Wilson's algorithm, under a budget.
 
-    Rows are grouped by degree into padded 2-D blocks (widths powers of two,
-    so memory stays below twice the number of directed edges) holding each
-    row's own cumulative sums; a draw is a vectorised inverse-CDF lookup on
-    a 53-bit uniform. Such a lookup would give probability 0 to a neighbour
-    with less than about ``2**-53`` of the row's total (its cell absorbed by
-    rounding, or its ``exp`` underflowing). So the *light* neighbours, those
-    below ``2**-40`` of the total, are left out of the cumulative sums and
-    drawn separately: the draw goes to them with their exact total
-    probability ``q``, decided by ``E > -log q`` with ``E ~ Exp(1)`` of
-    unbounded tail, and among them by Gumbel-max in log space. The cost is
-    one exponential draw per row with light neighbours; the light branch
-    itself (probability below ``deg 2**-40``) is essentially never taken.
+    Returns ``(edges, trapped)``. ``edges`` holds the indices (into
+    ``u, v``) of the tree's edges, or is None when more than ``max_work``
+    successors were drawn; ``trapped`` then holds the nodes popped most
+    often, most frequent first.
+
+    Loop-erased random walks from each node in turn ([W96]_) draw one
+    successor per step, with probability proportional to the conductances
+    of the node's edges (compiled loops, :func:`._cycle_popping_kernels.
+    wilson_walks`). A walk drawing fresh successors at each visit reads, in
+    the stacks formulation of the module docstring, the next entry of the
+    node's stack, so the steps made by a completed run are ``n - n_roots``
+    plus the total length of the popped cycles, a function of the popped
+    cycles only: the stopping rule "more than ``max_work`` steps" is
+    independent of the tree (see the module docstring). The work is
+    Wilson's mean hitting time, one draw per step.
+
+    Every successor draw is an inverse-CDF lookup on a 53-bit uniform over
+    the node's neighbours that have at least ``2**-40`` of its total; the
+    lighter ones, which such a lookup could never pick (their cell absorbed
+    by rounding, or their ``exp`` underflowing), are drawn apart: the draw
+    goes to them with their exact total probability ``q``, decided by a
+    uniform 64-bit word ``W`` against ``q 2**64 = F + f`` (``W < F``, or
+    ``W = F`` and ``E > -log f`` with ``E ~ Exp(1)`` of unbounded tail),
+    and among them by Gumbel-max in log space.
     """
+    from ._cycle_popping_kernels import (
+        breadth_first_order,
+        renumber_csr,
+        strongest_node,
+        successor_table,
+        symmetric_csr,
+    )
 
-    def __init__(self, u, v, logc, n):
-        # Both directions, sorted by (source, target): scipy's CSR build is a
-        # linear counting sort, several times faster than a lexsort.
-        both = np.concatenate([logc, logc])
-        rows, cols = np.concatenate([u, v]), np.concatenate([v, u])
-        sym = sp.csr_array((both, (rows, cols)), shape=(n, n))
-        if sym.nnz != both.size:  # a log-conductance of 0 dropped: carry positions
-            sym = sp.csr_array((np.arange(1, both.size + 1), (rows, cols)), shape=(n, n))
-            sym.data = both[sym.data - 1]
-        sym.sort_indices()
-        indptr = sym.indptr.astype(np.int64)
-        deg = np.diff(indptr)
-        src = np.repeat(np.arange(n, dtype=np.int64), deg)
-        dst = sym.indices.astype(np.int64)
-        lc = sym.data
-        rowmax = np.full(n, -np.inf)
-        nonempty = deg > 0
-        rowmax[nonempty] = np.maximum.reduceat(lc, indptr[:-1][nonempty])
-        p = np.exp(lc - rowmax[src])
-        with np.errstate(divide="ignore"):
-            self.log_strength = np.where(
-                deg > 0, rowmax + np.log(np.bincount(src, weights=p, minlength=n)), -np.inf)
-        light = lc - self.log_strength[src] < np.log(_CDF_MIN_FRACTION)
-        self.log_light = np.full(n, -np.inf)  # log of the light neighbours' share
-        if light.any():
-            rows = np.unique(src[light])
-            self.log_light[rows] = group_logsumexp(
-                np.searchsorted(rows, src[light]), lc[light], rows.size
-            ) - self.log_strength[rows]
-        p[light] = 0.0
-        width_class = np.zeros(n, dtype=np.int64)
-        pos = deg > 0
-        width_class[pos] = np.ceil(np.log2(deg[pos])).astype(np.int64)
-        self.width_class = width_class
-        self.row_in_block = np.zeros(n, dtype=np.int64)
-        self.blocks = {}
-        for wc in np.unique(width_class[pos]):
-            nodes = np.flatnonzero(pos & (width_class == wc))
-            width = 1 << int(wc)
-            d = deg[nodes]
-            col = np.arange(width)
-            valid = col[None, :] < d[:, None]
-            flat = indptr[nodes][:, None] + np.minimum(col[None, :], d[:, None] - 1)
-            cs = np.cumsum(np.where(valid, p[flat], 0.0), axis=1)
-            cdf = np.where(valid, cs, np.inf)
-            nbr = np.where(valid, dst[flat], 0)
-            # Log-conductances of the light neighbours, for the blocks having some.
-            is_light = valid & light[flat]
-            log_light = np.where(is_light, lc[flat], -np.inf) if is_light.any() else None
-            self.row_in_block[nodes] = np.arange(nodes.size)
-            self.blocks[int(wc)] = (cdf, nbr, cs[np.arange(nodes.size), d - 1], log_light)
-        # Per-node lookups of draw_many as Python objects: no numpy scalars.
-        self._wc, self._row = width_class.tolist(), self.row_in_block.tolist()
-        self._has_light = set(np.flatnonzero(self.log_light > -np.inf).tolist())
-
-    def draw(self, nodes, rng):
-        """One successor for each node of ``nodes``."""
-        out = np.empty(nodes.size, dtype=np.int64)
-        # Rows going to their light neighbours: probability q, Exp(1) > -log q.
-        to_light = np.zeros(nodes.size, dtype=bool)
-        has = np.flatnonzero(self.log_light[nodes] > -np.inf)
-        if has.size:
-            e = standard_exponential(has.size, rng)
-            to_light[has[e > -self.log_light[nodes[has]]]] = True
-        wcs = self.width_class[nodes]
-        for wc in np.unique(wcs):
-            sel = np.flatnonzero(wcs == wc)
-            cdf, nbr, total, log_light = self.blocks[int(wc)]
-            rows = self.row_in_block[nodes[sel]]
-            target = rng.random(sel.size) * total[rows]
-            idx = np.count_nonzero(cdf[rows] <= target[:, None], axis=1)
-            go = np.flatnonzero(to_light[sel])
-            if go.size:
-                lw = log_light[rows[go]]
-                idx[go] = np.argmax(lw + gumbel(lw.shape, rng), axis=1)
-            out[sel] = nbr[rows, idx]
-        return out
-
-    def draw_many(self, x, size, rng):
-        """``size`` i.i.d. successors of the one node ``x`` (the law of :meth:`draw`)."""
-        if x in self._has_light:
-            return self.draw(np.full(size, x, dtype=np.int64), rng)
-        cdf, nbr, total, _ = self.blocks[self._wc[x]]
-        row = self._row[x]
-        # searchsorted(side="right") counts the entries <= target, as draw() does.
-        return nbr[row][cdf[row].searchsorted(rng.random(size) * total[row], side="right")]
-
-
-def cycle_popping(u, v, logc, n, rng, max_work, labels=None):
-    """Exact UST (forest) by Wilson's algorithm on pre-drawn stacks, under a budget.
-
-    Returns ``(succ, roots, trapped)``. ``succ[x]`` is the parent of ``x``
-    in the tree oriented towards the root of its component (``succ[root] =
-    root``), or ``succ`` is None when the number of successor draws exceeded
-    ``max_work``; ``trapped`` then holds the nodes popped most often, most
-    frequent first.
-
-    Every node gets a stack of i.i.d. successor draws, drawn in bulk and
-    refilled (doubling) when used up; loop-erased random walks from each
-    node in turn read them ([W96]_). The draws a completed run reads are
-    ``n - n_roots`` plus the total length of the popped cycles, a function
-    of the popped cycles only, so the stopping rule "more than ``max_work``
-    draws" is independent of the tree (see the module docstring). The work
-    is Wilson's mean hitting time, one draw per step of the walk: the walk
-    is a plain Python loop, because a vectorised round of cycle popping
-    costs a pass over every node not yet joined to a root, and on graphs
-    that mix slowly (geometric k-nearest-neighbour graphs) thousands of
-    rounds each pop a few hundred nodes among a hundred thousand waiting.
-    """
-    pattern = sp.csr_array((np.ones(u.size), (u, v)), shape=(n, n))
-    if labels is None:
-        _, labels = connected_components(pattern, directed=False)
-    # The walks jump between neighbours: numbering the nodes in reverse
-    # Cuthill-McKee order keeps neighbours close in memory, which halves the
-    # cost of a step on large graphs (measured). Renaming changes no law.
-    order = reverse_cuthill_mckee(pattern, symmetric_mode=False).astype(np.int64)
-    rank = np.empty(n, dtype=np.int64)
-    rank[order] = np.arange(n)
-    sampler = _SuccessorSampler(rank[u], rank[v], logc, n)
+    indptr, neighbour, edge = symmetric_csr(u, v, n)
+    # The walks jump between neighbours: numbering the nodes in breadth-first
+    # order keeps neighbours close in memory, which makes a step cheaper on
+    # large graphs; it also makes each component a range of nodes. Renaming
+    # changes no law.
+    order, component_start = breadth_first_order(indptr, neighbour)
+    indptr, neighbour, edge = renumber_csr(indptr, neighbour, edge, order)
+    log_conductance = np.ascontiguousarray(logc, dtype=np.float64)[edge]
+    table = successor_table(indptr, log_conductance, math.log(_CDF_MIN_FRACTION))
     # Root each component at its node of largest total conductance (any root
     # gives the same law; a well-connected one shortens the walks).
-    roots = group_argmax(labels[order], sampler.log_strength)
-    succ, drawn = _wilson(sampler, n, roots, rng, max_work)
-    if succ is None:
-        pops = np.maximum(drawn - 1, 0)
-        hot = np.flatnonzero(pops >= max(2, pops.max() // 10))
-        return None, order[roots], order[hot[np.argsort(-pops[hot], kind="stable")]]
-    out = np.empty(n, dtype=np.int64)
-    out[order] = order[succ]
-    return out, order[roots], None
-
-
-#: Successors drawn ahead for every node (its stack), before any refill,
-#: and most drawn for one node at a time.
-_STACK_DEPTH = 4
-_MAX_REFILL = 1 << 16
-
-
-def _wilson(sampler, n, roots, rng, max_work):
-    """Loop-erased random walks on pre-drawn stacks: ``(succ, None)`` or ``(None, drawn)``.
-
-    ``drawn[x]`` is the number of successors of ``x`` read when the budget
-    ran out. A node's stack is refilled by doubling, at most
-    :data:`_MAX_REFILL` draws at a time, and the draws already read are
-    dropped whenever they fill most of the buffer, so memory stays
-    proportional to ``n`` plus the unread draws, whatever the budget.
-    """
+    roots = strongest_node(component_start, table[-1])
     is_root = np.zeros(n, dtype=bool)
     is_root[roots] = True
     walkers = np.flatnonzero(~is_root)
-    depth = _STACK_DEPTH
-    stack = array("q", sampler.draw(np.repeat(walkers, depth), rng).tobytes())
-    start = np.zeros(n, dtype=np.int64)
-    start[walkers] = depth * np.arange(walkers.size)
-    filled = np.where(is_root, 0, depth)  # successors given to each node so far
-    ptr = array("q", start.tobytes())
-    end = array("q", (start + filled).tobytes())
-    filled = filled.tolist()
-    intree = bytearray(is_root.tobytes())
-    nxt = array("q", np.arange(n, dtype=np.int64).tobytes())
+    entry, drawn = _wilson(indptr, neighbour, log_conductance, table, walkers, is_root,
+                           rng, max_work)
+    if entry is None:
+        pops = np.maximum(drawn - 1, 0)
+        hot = np.flatnonzero(pops >= max(2, pops.max() // 10))
+        return None, order[hot[np.argsort(-pops[hot], kind="stable")]]
+    return edge[entry[walkers]], None
+
+
+#: Random values drawn per block for the walks: the first block of uniforms
+#: holds a few per walker, that of words, exponentials and Gumbel variables
+#: a few dozen; each next block is twice the last, up to the largest, which
+#: is a few values per entry of the graph (memory stays linear in its size)
+#: and at least 2**16, at most 2**22.
+_DRAWS_PER_WALKER = 4
+_FIRST_BLOCK = 64
+_BLOCK_PER_ENTRY = 4
+_MIN_MAX_BLOCK = 1 << 16
+_MAX_MAX_BLOCK = 1 << 22
+
+
+def _wilson(indptr, neighbour, log_conductance, table, walkers, is_root, rng, max_work):
+    """Wilson's walks: ``(succ_entry, None)``, or ``(None, drawn)`` out of budget.
+
+    ``succ_entry[x]`` is the entry (of the symmetric CSR) of the edge from
+    each walker to its parent; ``drawn[x]`` the number of successors drawn
+    at ``x`` when the budget ran out. The kernel reads uniforms, 64-bit
+    words, exponentials and Gumbel variables drawn here in blocks; when one
+    runs out it returns, and the block is replaced by a fresh one (the
+    values it read are never read again and the unread ones it left were
+    not looked at, so every step reads values independent of everything
+    before).
+    """
+    from ._cycle_popping_kernels import (
+        DONE,
+        EXPONENTIAL,
+        GUMBEL,
+        NEED_EXPONENTIALS,
+        NEED_UNIFORMS,
+        NEED_WORDS,
+        POSITION,
+        STEPS,
+        STOPPED,
+        UNIFORM,
+        WORD,
+        wilson_walks,
+    )
+
+    cdf, light, n_light, light_floor, light_log_frac, _ = table
+    n = is_root.size
+    intree = is_root.copy()
+    succ = np.arange(n, dtype=np.int64)
+    succ_entry = np.full(n, -1, dtype=np.int64)
+    drawn = np.zeros(n, dtype=np.int64)
+    state = np.zeros(7, dtype=np.int64)
+    state[POSITION] = -1
     budget = float(max_work)
-    limit = 2 * len(stack) + 8 * n  # buffer size that triggers a compaction
-    steps = 0
-    for s in walkers.tolist():
-        x = s
-        while not intree[x]:
-            p = ptr[x]
-            if p == end[x]:
-                if steps > budget:
-                    break
-                if len(stack) > limit:
-                    stack, ptr, end = _compact(stack, ptr, end)
-                    limit = max(limit, 2 * len(stack))
-                size = min(filled[x], _MAX_REFILL)  # the node's stack doubles
-                filled[x] += size
-                p = len(stack)
-                stack.frombytes(sampler.draw_many(x, size, rng).tobytes())
-                end[x] = p + size
-            ptr[x] = p + 1
-            y = nxt[x] = stack[p]
-            x = y
-            steps += 1
-        if steps > budget:
-            left = np.frombuffer(end, dtype=np.int64) - np.frombuffer(ptr, dtype=np.int64)
-            return None, np.asarray(filled, dtype=np.int64) - left
-        x = s
-        while not intree[x]:
-            intree[x] = 1
-            x = nxt[x]
-    return np.frombuffer(nxt, dtype=np.int64).copy(), None
+    largest = min(max(_BLOCK_PER_ENTRY * neighbour.size, _MIN_MAX_BLOCK), _MAX_MAX_BLOCK)
 
+    def block(previous, first):
+        # One uniform (and at most one word) a step: no more than the steps
+        # left in the budget.
+        left = budget - float(state[STEPS]) + 1.0
+        size = 2 * previous if previous else first
+        return max(int(min(size, largest, left)), 1)
 
-def _compact(stack, ptr, end):
-    """The unread draws ``stack[ptr[x]:end[x]]`` of every node, moved together."""
-    lo = np.frombuffer(ptr, dtype=np.int64)
-    lens = np.frombuffer(end, dtype=np.int64) - lo
-    new_lo = np.cumsum(lens) - lens
-    idx = np.repeat(lo - new_lo, lens) + np.arange(int(lens.sum()))
-    kept = np.frombuffer(stack, dtype=np.int64)[idx]
-    return (array("q", kept.tobytes()), array("q", new_lo.tobytes()),
-            array("q", (new_lo + lens).tobytes()))
-
-
-def successor_edges(u, v, n, succ, roots):
-    """Indices of the edges ``(x, succ[x])`` for all non-root ``x``."""
-    nonroot = np.ones(n, dtype=bool)
-    nonroot[roots] = False
-    x = np.flatnonzero(nonroot)
-    return edge_lookup(u, v, n)(x, succ[x])
+    uniforms = rng.random(block(0, _DRAWS_PER_WALKER * walkers.size))
+    words = random_words(block(0, _FIRST_BLOCK), rng) if n_light.any() else np.empty(
+        0, dtype=np.uint64)
+    exponentials = gumbels = np.empty(0)
+    while True:
+        status = wilson_walks(indptr, neighbour, cdf, light, n_light, light_floor,
+                              light_log_frac, log_conductance, walkers, intree, succ,
+                              succ_entry, drawn, state, uniforms, words, exponentials,
+                              gumbels, budget)
+        if status == DONE:
+            return succ_entry, None
+        if status == STOPPED:
+            return None, drawn
+        if status == NEED_UNIFORMS:
+            uniforms = rng.random(block(uniforms.size, 0))
+            state[UNIFORM] = 0
+        elif status == NEED_WORDS:
+            words = random_words(block(words.size, _FIRST_BLOCK), rng)
+            state[WORD] = 0
+        elif status == NEED_EXPONENTIALS:
+            size = min(2 * exponentials.size or _FIRST_BLOCK, largest)
+            exponentials = standard_exponential(size, rng)
+            state[EXPONENTIAL] = 0
+        else:
+            size = min(2 * gumbels.size or _FIRST_BLOCK, largest)
+            gumbels = gumbel(max(size, int(n_light.max())), rng)
+            state[GUMBEL] = 0
 
 
 def _logaddexp(a, b):
@@ -408,11 +325,17 @@ class _Eliminations:
         for a, b, w in zip(cu[inc].tolist(), cv[inc].tolist(), cl[inc].tolist()):
             adj.setdefault(a, {})[b] = w
             adj.setdefault(b, {})[a] = w
-        remaining = set(int(x) for x in stuck)
+        remaining = {int(x) for x in stuck}
+        # The node of smallest current neighbourhood first (smallest index
+        # on ties): a heap of (degree, node), stale entries skipped.
+        heap = [(len(adj.get(x, ())), x) for x in remaining]
+        heapq.heapify(heap)
         done = 0
-        while remaining:
-            x = min(remaining, key=lambda y: len(adj.get(y, ())))
-            if len(adj.get(x, ())) > _MAX_TRAP_DEGREE:
+        while heap:
+            size, x = heapq.heappop(heap)
+            if x not in remaining or size != len(adj.get(x, ())):
+                continue
+            if size > _MAX_TRAP_DEGREE:
                 break
             remaining.discard(x)
             done += 1
@@ -437,6 +360,9 @@ class _Eliminations:
                         val = mesh_i[j] if old is None else _logaddexp(old, mesh_i[j])
                         row_a[b] = val
                         adj[b][a] = val
+            for y in keys:
+                if y in remaining:
+                    heapq.heappush(heap, (len(adj[y]), y))
         if not done:
             return None
         # New graph: old edges away from the trapped nodes, plus the mesh.
@@ -451,8 +377,7 @@ class _Eliminations:
         return uniq // n, uniq % n, group_logsumexp(inv, np.concatenate([kl, ml_]), uniq.size)
 
 
-def ust_with_trap_elimination(u, v, logc, n, rng, max_work, labels,
-                              max_elimination_nodes):
+def ust_with_trap_elimination(u, v, logc, n, rng, max_work, max_elimination_nodes):
     """Cycle popping that always finishes: traps are eliminated, budgets doubled.
 
     Cycle popping stalls when a small group of nodes is joined to the rest
@@ -476,15 +401,18 @@ def ust_with_trap_elimination(u, v, logc, n, rng, max_work, labels,
 
     Returns the indices of the chosen edges.
     """
-    rec = _Eliminations(u, v, logc, n)
+    rec = None  # the eliminations, once there are any
     cu, cv, cl = u, v, logc
     budget = max_work
     while True:
-        succ, _, trapped = cycle_popping(cu, cv, cl, n, rng, budget, labels=labels)
-        if succ is not None:
-            eu = np.flatnonzero(succ != np.arange(n))
-            ev = succ[eu]
+        picked, trapped = cycle_popping(cu, cv, cl, n, rng, budget)
+        if picked is not None:
+            if rec is None:  # nothing eliminated: the edges of the graph itself
+                return picked
+            eu, ev = cu[picked], cv[picked]
             break
+        if rec is None:
+            rec = _Eliminations(u, v, logc, n)
         reduced = None
         for score in _TRAP_SCORES:
             stuck = _trap_nodes(cu, cv, cl, n, score)
@@ -498,8 +426,7 @@ def ust_with_trap_elimination(u, v, logc, n, rng, max_work, labels,
             budget *= 2.0
             continue
         cu, cv, cl = reduced
-        ncomp, labels = connected_components(
-            sp.csr_array((np.ones(cu.size), (cu, cv)), shape=(n, n)), directed=False)
+        ncomp, labels = component_labels(cu, cv, n)
         if np.bincount(labels).max() <= max_elimination_nodes:
             picked = elimination_by_component(cu, cv, cl, n, rng, labels, ncomp)
             eu, ev = cu[picked], cv[picked]
@@ -509,9 +436,12 @@ def ust_with_trap_elimination(u, v, logc, n, rng, max_work, labels,
 
 def _unwind_traps(rec, tu, tv, n, rng):
     """Edges of the UST of the original graph from a UST ``(tu, tv)`` of its Schur complement."""
-    eu = list(tu.tolist())
-    ev = list(tv.tolist())
-    live = [True] * len(eu)
+    size = tu.size + len(rec.x) + 16
+    eu = np.empty(size, dtype=np.int64)
+    ev = np.empty(size, dtype=np.int64)
+    live = np.zeros(size, dtype=bool)
+    k = tu.size
+    eu[:k], ev[:k], live[:k] = tu, tv, True
     bucket = {}
     n_levels = len(rec.x)
     noise = GumbelStream(rng)
@@ -519,7 +449,7 @@ def _unwind_traps(rec, tu, tv, n, rng):
     near = np.zeros(n, dtype=bool)
     near[np.fromiter(rec.member, dtype=np.int64, count=len(rec.member))] = True
     for i in np.flatnonzero(near[tu] & near[tv]).tolist():
-        s = rec.source(eu[i], ev[i], n_levels, noise)
+        s = rec.source(int(eu[i]), int(ev[i]), n_levels, noise)
         if s >= 0:
             bucket.setdefault(s, []).append(i)
     for t in range(n_levels - 1, -1, -1):
@@ -531,22 +461,25 @@ def _unwind_traps(rec, tu, tv, n, rng):
         removed = bucket.pop(t, [])
         g = vals + noise.take(vals.size)
         if removed:
-            for i in removed:
-                live[i] = False
-            idx = np.flatnonzero(np.array(live))
-            lab = components(np.array(eu)[idx], np.array(ev)[idx], n)
+            live[removed] = False
+            on = live[:k]
+            lab = components(eu[:k][on], ev[:k][on], n)
             chosen = keys[group_argmax(lab[keys], g)]
         else:
             chosen = keys[[int(np.argmax(g))]]
+        if k + chosen.size > eu.size:  # mesh edges come and go: grow the arrays
+            grow = max(eu.size, chosen.size)
+            eu = np.concatenate([eu, np.empty(grow, dtype=np.int64)])
+            ev = np.concatenate([ev, np.empty(grow, dtype=np.int64)])
+            live = np.concatenate([live, np.zeros(grow, dtype=bool)])
         for a in chosen.tolist():
-            eu.append(x)
-            ev.append(a)
-            live.append(True)
+            eu[k], ev[k], live[k] = x, a, True
             s = rec.source(x, a, t, noise)
             if s >= 0:
-                bucket.setdefault(s, []).append(len(eu) - 1)
-    keep = np.flatnonzero(np.array(live, dtype=bool))
-    idx = rec.edge_of(np.array(eu, dtype=np.int64)[keep], np.array(ev, dtype=np.int64)[keep])
+                bucket.setdefault(s, []).append(k)
+            k += 1
+    keep = np.flatnonzero(live[:k])
+    idx = rec.edge_of(eu[keep], ev[keep])
     if np.any(idx < 0):  # pragma: no cover - exact arithmetic guarantees it
         raise RuntimeError("trap elimination produced a non-edge; please report.")
     return idx

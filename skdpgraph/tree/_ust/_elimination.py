@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 
-from ._common import GumbelStream, components, edge_lookup, group_argmax, gumbel, logsumexp
+from ._common import GumbelStream, components, edge_lookup, group_argmax, gumbel
 
 #: Smallest product allowed in the float64 elimination (guards underflow and
 #: loss of precision in subnormals); below it the log-space path is used.
@@ -45,73 +45,28 @@ _LINEAR_MAX_SPREAD = 150.0
 _BLOCK = 96
 
 
-class _Linear:
-    """Conductances as float64, scaled by ``exp(-top)``."""
-
-    empty = 0.0
-
-    def __init__(self, top):
-        self.top = top
-
-    def matrix(self, u, v, logc, k):
-        L = np.zeros((k, k))
-        L[u, v] = L[v, u] = np.exp(logc - self.top)
-        return L
-
-    def total(self, vals):
-        """``(d, log d)`` of a row, or None if a product could underflow."""
-        d = vals.sum()
-        pos = vals[vals > 0.0]
-        if pos.min() ** 2 < _LINEAR_FLOOR * d:
-            return None
-        return d, math.log(d) + self.top
-
-    def log(self, vals):
-        with np.errstate(divide="ignore"):
-            return np.log(vals) + self.top
-
-    def mesh(self, sub, a, b, d, log_d):
-        """``sub += a_i b_j / d``: the conductance added between two neighbours."""
-        sub += np.multiply.outer(a / d, b)
-
-    def block_mesh(self, sub, X, d, log_d):
-        """``sub += sum_t X_t^T X_t / d_t`` over a block of eliminated rows: one GEMM."""
-        sub += X.T @ (X / d[:, None])
+def _log_matrix(u, v, logc, k):
+    L = np.full((k, k), -np.inf)
+    L[u, v] = L[v, u] = logc
+    return L
 
 
-class _Log:
-    """Conductances as their logarithms (any spread, slower)."""
-
-    empty = -np.inf
-
-    def matrix(self, u, v, logc, k):
-        L = np.full((k, k), -np.inf)
-        L[u, v] = L[v, u] = logc
-        return L
-
-    def total(self, vals):
-        ld = logsumexp(vals[vals > -np.inf])
-        return ld, ld
-
-    def log(self, vals):
-        return vals
-
-    def mesh(self, sub, a, b, d, log_d):
-        np.logaddexp(sub, a[:, None] + (b - log_d)[None, :], out=sub)
-
-    def block_mesh(self, sub, X, d, log_d):
-        for row, ld in zip(X, log_d):
-            self.mesh(sub, row, row, None, ld)
+def _linear_matrix(u, v, logc, k, top):
+    L = np.zeros((k, k))
+    L[u, v] = L[v, u] = np.exp(logc - top)
+    return L
 
 
-def _eliminate(u, v, logc, k, space, dense):
-    """Eliminate all nodes but one of a connected component, with ``space`` arithmetic.
+def _eliminate(u, v, logc, k, log_space, dense):
+    """Eliminate all nodes but one of a connected component.
 
     Dense graphs are eliminated in index order (the trailing block is full
-    anyway), in blocks of ``_BLOCK`` nodes in float64: a node's update is
+    anyway); in float64, in blocks of ``_BLOCK`` nodes: a node's update is
     applied at once to the rows of its own block and, for the rows after
-    the block, deferred to one product per block. Sparse graphs take the
-    node of least current degree and update its neighbourhood only.
+    the block, deferred to one matrix product per block. Sparse graphs take
+    the node of least current degree and update its neighbourhood only.
+    Everything but the blocked products is a compiled loop
+    (:mod:`._elimination_kernels`), in place on a ``k x k`` matrix.
 
     Returns ``(order, R, logd)``, or None when float64 would underflow.
     ``R[t, y]`` is the log-conductance between the ``t``-th eliminated node
@@ -119,47 +74,42 @@ def _eliminate(u, v, logc, k, space, dense):
     ``logd[t]`` the log of its total conductance then. ``order[-1]`` is the
     last node left (the root of the unwinding).
     """
-    L = space.matrix(u, v, logc, k)
+    from ._elimination_kernels import linear_sparse, log_dense, log_sparse
+
     R = np.full((k - 1, k), -np.inf)
-    d = np.empty(k - 1)
     logd = np.empty(k - 1)
-    order = np.empty(k, dtype=np.int64)
-    alive = np.ones(k, dtype=bool)
+    order = np.arange(k, dtype=np.int64)
+    top = float(logc.max())
     if not dense:
         deg = np.bincount(u, minlength=k) + np.bincount(v, minlength=k)
-        big = np.iinfo(deg.dtype).max
-    block = max(2, min(_BLOCK, k // 4)) if dense and isinstance(space, _Linear) else 1
+        if log_space:
+            log_sparse(_log_matrix(u, v, logc, k), deg, R, logd, order)
+        elif not linear_sparse(_linear_matrix(u, v, logc, k, top), deg, R, logd, order, top,
+                               _LINEAR_FLOOR):
+            return None
+        return order, R, logd
+    if log_space:
+        log_dense(_log_matrix(u, v, logc, k), R, logd)
+        return order, R, logd
+    L = _linear_matrix(u, v, logc, k, top)
+    d = np.empty(k - 1)
+    block = max(2, min(_BLOCK, k // 4))
     for s in range(0, k - 1, block):
         e = min(s + block, k - 1)
         for t in range(s, e):
-            if dense:
-                x, nb = t, np.arange(t + 1, k)
-            else:
-                x = int(np.argmin(np.where(alive, deg, big)))
-                nb = np.flatnonzero((L[x] != space.empty) & alive)
-                nb = nb[nb != x]
-            order[t] = x
-            alive[x] = False
-            vals = L[x, nb]
-            res = space.total(vals)
-            if res is None:
-                return None
-            d[t], logd[t] = res
-            R[t, nb] = space.log(vals)
-            if dense:
-                # Rows of this block now; the rows after it at the block's end.
-                space.mesh(L[t + 1:e, t + 1:], vals[:e - t - 1], vals, d[t], logd[t])
-            else:
-                ix = np.ix_(nb, nb)
-                sub = L[ix]
-                deg[nb] += (sub == space.empty).sum(axis=1) - 2  # fill-in; -x; -self
-                space.mesh(sub, vals, vals, d[t], logd[t])
-                np.fill_diagonal(sub, space.empty)
-                L[ix] = sub
-                L[x, :] = L[:, x] = space.empty
-        if dense and e < k:
-            space.block_mesh(L[e:, e:], L[s:e, e:], d[s:e], logd[s:e])
-    order[k - 1] = int(np.flatnonzero(alive)[0])
+            vals = L[t, t + 1:]
+            d[t] = vals.sum()
+            pos = vals[vals > 0.0]
+            if pos.min() ** 2 < _LINEAR_FLOOR * d[t]:
+                return None  # a product could underflow
+            logd[t] = math.log(d[t]) + top
+            with np.errstate(divide="ignore"):
+                R[t, t + 1:] = np.log(vals) + top
+            # Rows of this block now; the rows after it at the block's end.
+            L[t + 1:e, t + 1:] += np.multiply.outer(vals[:e - t - 1] / d[t], vals)
+        if e < k:
+            X = L[s:e, e:]
+            L[e:, e:] += X.T @ (X / d[s:e, None])
     return order, R, logd
 
 
@@ -173,9 +123,9 @@ def ust_by_elimination(u, v, logc, k, rng):
     dense = 2 * m >= 0.25 * k * (k - 1)
     res = None
     if float(logc.max() - logc.min()) < _LINEAR_MAX_SPREAD:
-        res = _eliminate(u, v, logc, k, _Linear(float(logc.max())), dense)
+        res = _eliminate(u, v, logc, k, False, dense)
     if res is None:
-        res = _eliminate(u, v, logc, k, _Log(), dense)
+        res = _eliminate(u, v, logc, k, True, dense)
     return _unwind(*res, u, v, logc, k, rng)
 
 

@@ -7,14 +7,12 @@ mechanism over spanning trees (:func:`skdpgraph.tree.exponential_tree`).
 """
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
 
+from ...utils._sparse import component_labels
 from ._common import group_argmax, group_logsumexp, gumbel
-from ._cycle_popping import cycle_popping, successor_edges, ust_with_trap_elimination
+from ._cycle_popping import cycle_popping, ust_with_trap_elimination
 from ._elimination import elimination_by_component
 from ._reductions import gap_split, prune, truncation_delta
-
 
 #: Engines accepted by :func:`sample_weighted_ust`.
 UST_METHODS = ("auto", "cycle_popping", "elimination")
@@ -23,12 +21,12 @@ UST_METHODS = ("auto", "cycle_popping", "elimination")
 MAX_ELIMINATION_NODES = 3000
 
 #: Default budget of cycle-popping work, in successor draws per node and edge.
-DEFAULT_DRAW_FACTOR = 5
+DEFAULT_DRAW_FACTOR = 200
 
-#: Cycle-popping draws that take the time of one elimination flop (about a
-#: microsecond against 0.2 ns, measured), used by "auto" to give cycle
+#: Cycle-popping draws that take the time of one elimination flop (tens of
+#: nanoseconds against 0.2 ns, measured), used by "auto" to give cycle
 #: popping the time the elimination would need.
-_DRAWS_PER_FLOP = 2e-4
+_DRAWS_PER_FLOP = 8e-3
 
 
 def ust_delta(n_edges, reduce=True):
@@ -86,7 +84,8 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
         the popped cycles only, which are independent of the tree).
     max_work : float, default=None
         Work budget of a cycle-popping run, in successor draws (steps of
-        Wilson's walks, about a microsecond each), ``5 (n + m)`` by default.
+        Wilson's walks, tens of nanoseconds each), ``200 (n + m)`` by
+        default.
         Only the running time depends on it, never the law or the success
         of a draw.
     reduce : bool, default=True
@@ -190,29 +189,27 @@ def _sample(u, v, logc, n, rng, config):
         u, v, kl = u[keep], v[keep], logc[keep]
     else:
         keep, kl = np.arange(u.size), logc
-    ncomp, lab = connected_components(
-        sp.csr_array((np.ones(u.size), (u, v)), shape=(n, n)), directed=False)
+    ncomp, lab = component_labels(u, v, n)
     sizes = np.bincount(lab, minlength=ncomp)
     if method == "elimination":
         return keep[elimination_by_component(u, v, kl, n, rng, lab, ncomp)]
     if sizes.max() > max_elim:
-        return keep[ust_with_trap_elimination(u, v, kl, n, rng, max_work, lab, max_elim)]
+        return keep[ust_with_trap_elimination(u, v, kl, n, rng, max_work, max_elim)]
     budget = max_work
     if method == "auto":
         elim_cost = float(np.sum(sizes.astype(np.float64) ** 3)) / 3.0
         budget = min(max_work, max(_DRAWS_PER_FLOP * elim_cost, float(n + u.size)))
-    succ, roots, _ = cycle_popping(u, v, kl, n, rng, budget, labels=lab)
-    if succ is None:  # out of budget: the exact fallback (the law is unchanged)
+    picked, _ = cycle_popping(u, v, kl, n, rng, budget)
+    if picked is None:  # out of budget: the exact fallback (the law is unchanged)
         return keep[elimination_by_component(u, v, kl, n, rng, lab, ncomp)]
-    return keep[successor_edges(u, v, n, succ, roots)]
+    return keep[picked]
 
 
 def _sample_split(u, v, logc, n, rng, config, thr):
     """Light edges' USTs, then a UST of the graph of their components (:func:`gap_split`)."""
     li = np.flatnonzero(logc > thr)
     picked = [li[_sample(u[li], v[li], logc[li], n, rng, config)]]
-    ncomp, lab = connected_components(
-        sp.csr_array((np.ones(li.size), (u[li], v[li])), shape=(n, n)), directed=False)
+    ncomp, lab = component_labels(u[li], v[li], n)
     hi = np.flatnonzero((logc <= thr) & (lab[u] != lab[v]))
     if hi.size:
         a, b = lab[u[hi]], lab[v[hi]]

@@ -1,0 +1,63 @@
+"""Compiled loops (numba) of the sparse helpers: connected components by union-find.
+
+Imported by :mod:`._sparse` inside the functions that need them, so that
+``import skdpgraph`` does not import numba.
+"""
+
+import numba
+import numpy as np
+
+
+@numba.njit(cache=True)
+def _find(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]  # path halving
+        x = parent[x]
+    return x
+
+
+@numba.njit(cache=True)
+def _union(parent, a, b):
+    # The smaller root stays a root: every root is its component's smallest node.
+    a = _find(parent, a)
+    b = _find(parent, b)
+    if a < b:
+        parent[b] = a
+    elif b < a:
+        parent[a] = b
+
+
+@numba.njit(cache=True)
+def _labels(parent):
+    """Component labels numbered by smallest node, and their number."""
+    n = parent.size
+    labels = np.empty(n, dtype=np.int64)
+    count = 0
+    for x in range(n):
+        root = _find(parent, x)
+        if root == x:
+            labels[x] = count
+            count += 1
+        else:
+            labels[x] = labels[root]  # root < x: already labelled
+    return count, labels
+
+
+@numba.njit(cache=True)
+def edge_components(u, v, n):
+    """``(n_components, labels)`` of the graph with edges ``(u[e], v[e])`` on ``n`` nodes."""
+    parent = np.arange(n)
+    for e in range(u.size):
+        _union(parent, u[e], v[e])
+    return _labels(parent)
+
+
+@numba.njit(cache=True)
+def csr_components(indptr, indices):
+    """``(n_components, labels)`` of the undirected graph of a CSR's stored entries."""
+    n = indptr.size - 1
+    parent = np.arange(n)
+    for x in range(n):
+        for j in range(indptr[x], indptr[x + 1]):
+            _union(parent, x, indices[j])
+    return _labels(parent)

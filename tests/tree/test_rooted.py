@@ -1,0 +1,58 @@
+"""root_forest on shapes whose degree or depth is as large as can be (the compiled BFS,
+counting sort and explicit stack)."""
+
+import numpy as np
+
+from skdpgraph.tree import root_forest
+
+
+def _check_rooting(f, n):
+    assert np.array_equal(f.tin[f.order], np.arange(n))
+    assert np.array_equal(np.sort(f.order), np.arange(n))
+
+
+N = 200_000
+
+
+def test_rooting_of_a_star():
+    edges = np.column_stack([np.zeros(N - 1, dtype=np.int64), np.arange(1, N)])
+    f = root_forest(edges, np.arange(N - 1.0), N)
+    _check_rooting(f, N)
+    assert f.order.tolist() == list(range(N))
+    assert f.size[0] == N and np.all(f.size[1:] == 1)
+    assert np.array_equal(f.depth, np.minimum(np.arange(N), 1))
+    np.testing.assert_array_equal(f.parent_weight[1:], np.arange(N - 1.0))
+    np.testing.assert_array_equal(f.parent_rank, np.arange(-1, N - 1))
+
+
+def test_rooting_of_a_path_rooted_in_its_middle():
+    # node ids make the path go 0 - 2 - 4 - ... and 0 - 1 - 3 - 5 - ...:
+    # two arms of depth N / 2 below the root 0.
+    evens = np.arange(0, N, 2)
+    odds = np.arange(1, N, 2)
+    a = np.concatenate([evens[:-1], [0], odds[:-1]])
+    b = np.concatenate([evens[1:], [1], odds[1:]])
+    edges = np.sort(np.column_stack([a, b]), axis=1)
+    edges = edges[np.lexsort((edges[:, 1], edges[:, 0]))]
+    f = root_forest(edges, np.ones(N - 1), N)
+    _check_rooting(f, N)
+    # children in increasing node order: the odd arm (through 1) first
+    assert f.order.tolist() == [0] + odds.tolist() + evens[1:].tolist()
+    assert f.depth.max() == N // 2
+    assert f.size[1] == N // 2 and f.size[2] == N // 2 - 1
+
+
+def test_rooting_of_many_pairs():
+    edges = np.column_stack([np.arange(0, N, 2), np.arange(1, N, 2)])
+    f = root_forest(edges, np.ones(N // 2), N)
+    _check_rooting(f, N)
+    assert f.order.tolist() == list(range(N))
+    assert np.array_equal(f.comp_start, np.arange(0, N + 1, 2))
+    assert np.array_equal(f.parent, np.where(np.arange(N) % 2, np.arange(N) - 1, -1))
+
+
+def test_rooting_of_isolated_nodes_and_an_empty_forest():
+    f = root_forest(np.empty((0, 2), dtype=np.int64), np.empty(0), 4)
+    assert f.order.tolist() == [0, 1, 2, 3]
+    assert f.comp_start.tolist() == [0, 1, 2, 3, 4]
+    assert np.all(f.parent == -1) and np.all(f.parent_weight == -np.inf)
