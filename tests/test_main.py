@@ -264,8 +264,12 @@ def test_verbose_estimators_report_their_stages(capsys):
     import networkx as nx
     import numpy as np
 
-    from skdpgraph.cluster import (DBMSTClu, NoisyPowerClustering, PrivateMSTClustering,
-                                   RandomizedResponseSpectralClustering)
+    from skdpgraph.cluster import (
+        DBMSTClu,
+        NoisyPowerClustering,
+        PrivateMSTClustering,
+        RandomizedResponseSpectralClustering,
+    )
 
     X = np.random.default_rng(0).random((60, 2))
     G = nx.to_scipy_sparse_array(nx.planted_partition_graph(2, 40, 0.5, 0.02, seed=0))
@@ -286,8 +290,12 @@ def test_verbose_estimators_report_their_stages(capsys):
 def test_every_graph_clusterer_takes_verbose(capsys):
     import networkx as nx
 
-    from skdpgraph.cluster import (SCAN, DebiasedSpectralClustering, GraphKMedoids,
-                                   PrivateGraphClustering)
+    from skdpgraph.cluster import (
+        SCAN,
+        DebiasedSpectralClustering,
+        GraphKMedoids,
+        PrivateGraphClustering,
+    )
 
     G = nx.to_scipy_sparse_array(nx.planted_partition_graph(2, 30, 0.5, 0.02, seed=0))
     models = [SCAN(), GraphKMedoids(2, random_state=0),

@@ -14,10 +14,10 @@ from scipy import stats
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skdpgraph.edge_dp import (
-    flip_pair_keys,
     EdgeFlipPerturbation,
     dp_density,
     flip_edges,
+    flip_pair_keys,
     graph_density,
     pig_epsilon,
     pig_expected_density,

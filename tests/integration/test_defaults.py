@@ -14,7 +14,6 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skdpgraph.exceptions import ConstantWeightsWarning, DisconnectedGraphWarning, NoiseDominatesWarning, PrivacyLeakWarning, WeightMeaningWarning
 from skdpgraph.cluster import (
     SCAN,
     DBMSTClu,
@@ -25,14 +24,20 @@ from skdpgraph.cluster import (
 )
 from skdpgraph.datasets import make_homogeneous_moons
 from skdpgraph.edge_dp import EdgeFlipPerturbation
+from skdpgraph.exceptions import (
+    ConstantWeightsWarning,
+    DisconnectedGraphWarning,
+    NoiseDominatesWarning,
+    PrivacyLeakWarning,
+    WeightMeaningWarning,
+)
 from skdpgraph.graphs import (
     EpsilonGraph,
     HomogeneousGraph,
     SimilarityToDistance,
     StructuralDistance,
 )
-from skdpgraph.privacy import (SIGNAL_SHARE, selection_spread, signal_epsilon,
-                               tree_release_noise)
+from skdpgraph.privacy import SIGNAL_SHARE, selection_spread, signal_epsilon, tree_release_noise
 from skdpgraph.tree import TREE_MECHANISMS, choose_tree_mechanism
 from skdpgraph.utils import from_networkx, similarity_to_distance
 

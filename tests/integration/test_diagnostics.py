@@ -23,9 +23,13 @@ import skdpgraph
 import skdpgraph.exceptions as exceptions
 from skdpgraph import DBMSTClu, EpsilonGraph, HomogeneousGraph, PrivateMSTClustering
 from skdpgraph.cluster import GraphKMedoids
-from skdpgraph.exceptions import (ConstantWeightsWarning, DataDependentWarning,
-                                  DisconnectedGraphWarning, PrivacyLeakWarning,
-                                  WeightMeaningWarning)
+from skdpgraph.exceptions import (
+    ConstantWeightsWarning,
+    DataDependentWarning,
+    DisconnectedGraphWarning,
+    PrivacyLeakWarning,
+    WeightMeaningWarning,
+)
 from skdpgraph.utils import check_graph, config_context, from_networkx, get_config, set_config
 
 PACKAGE = pathlib.Path(skdpgraph.__file__).parent

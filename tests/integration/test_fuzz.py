@@ -17,17 +17,36 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 
-from skdpgraph.cluster import (SCAN, DBMSTClu, GraphKMedoids, PrivateGraphClustering,
-                               PrivateMSTClustering, dbmstclu, private_mst_clustering, scan)
+from skdpgraph.cluster import (
+    SCAN,
+    DBMSTClu,
+    GraphKMedoids,
+    PrivateGraphClustering,
+    PrivateMSTClustering,
+    dbmstclu,
+    private_mst_clustering,
+    scan,
+)
 from skdpgraph.datasets import make_lfr_graph, make_weighted_erdos_renyi
 from skdpgraph.edge_dp import EdgeFlipPerturbation, flip_edges
 from skdpgraph.graphs import EpsilonGraph, HomogeneousGraph
 from skdpgraph.metrics import check_homogeneity, clustering_f1_score, dbcvi_score
-from skdpgraph.privacy import (BudgetAccountant, approx_dp_to_zcdp, gaussian_zcdp,
-                               release_laplace, zcdp_to_approx_dp)
-from skdpgraph.tree import (exponential_tree, input_perturbation_tree, laplace_mst,
-                            minimum_spanning_tree, noisy_max_prim_tree, pamst,
-                            sample_weighted_ust)
+from skdpgraph.privacy import (
+    BudgetAccountant,
+    approx_dp_to_zcdp,
+    gaussian_zcdp,
+    release_laplace,
+    zcdp_to_approx_dp,
+)
+from skdpgraph.tree import (
+    exponential_tree,
+    input_perturbation_tree,
+    laplace_mst,
+    minimum_spanning_tree,
+    noisy_max_prim_tree,
+    pamst,
+    sample_weighted_ust,
+)
 from skdpgraph.utils import check_adjacency, check_graph, from_networkx
 
 #: Seconds any single case may take.

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from scipy.sparse.csgraph import connected_components
 
 from skdpgraph.cluster import dbmstclu, private_mst_clustering
-from skdpgraph.metrics import dbcvi_score
 from skdpgraph.exceptions import BudgetError
+from skdpgraph.metrics import dbcvi_score
 from skdpgraph.privacy import BudgetAccountant
 from skdpgraph.tree import TREE_MECHANISMS, make_spanning_tree
 from skdpgraph.utils import edges_to_csr

@@ -270,3 +270,22 @@ def test_input_not_modified():
     D0, l0 = D.copy(), labels.copy()
     check_homogeneity(D, labels)
     assert D.tobytes() == D0.tobytes() and labels.tobytes() == l0.tobytes()
+
+
+def test_mst_eligible_edges_path_queries_match_brute_force():
+    import networkx as nx
+
+    from skdpgraph.metrics import mst_eligible_edges
+
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        n = 30
+        G = nx.gnm_random_graph(n, 60, seed=int(rng.integers(1000)))
+        for a, b in G.edges:
+            G[a][b]["weight"] = float(rng.integers(1, 6))  # many ties
+        A = nx.to_scipy_sparse_array(G, nodelist=range(n), format="csr")
+        u, v, w, eligible = mst_eligible_edges(A)
+        for a, b, x, ok in zip(u, v, w, eligible):
+            H = nx.Graph([(p, q) for p, q, d in G.edges(data="weight") if d < x])
+            H.add_nodes_from(range(n))
+            assert ok == (not nx.has_path(H, int(a), int(b)))

@@ -17,8 +17,13 @@ import pytest
 from scipy import stats
 
 from skdpgraph.edge_dp import flip_pair_keys
-from skdpgraph.privacy import (bernoulli_process, bernoulli_words, edge_flip_s,
-                               randomized_response_loss, randomized_response_rates)
+from skdpgraph.privacy import (
+    bernoulli_process,
+    bernoulli_words,
+    edge_flip_s,
+    randomized_response_loss,
+    randomized_response_rates,
+)
 
 EPSILONS = [0.05, 1.0, 4.0, 10.0, 30.0]
 RATES = [1.0, 1e-3, 1e-9, 3.3e-14, 1e-20, 1e-300]

@@ -188,8 +188,8 @@ def test_dense_feature_paths_refuse_past_the_memory_limit():
     # dense (n, n) arrays: past max_dense_memory they refuse before
     # allocating, with the estimate and how to raise the limit.
     from skdpgraph.cluster import DBMSTClu, PrivateMSTClustering
-    from skdpgraph.graphs import HomogeneousGraph
     from skdpgraph.exceptions import DenseMemoryError
+    from skdpgraph.graphs import HomogeneousGraph
     from skdpgraph.utils import config_context, get_config
 
     X = np.random.default_rng(0).normal(size=(60, 2))
