@@ -85,40 +85,6 @@ def root_forest(edges, weights, n):
                         depth)
 
 
-def range_max(values, lo, hi):
-    """Maxima of ``values[lo[k]:hi[k]]`` for many ranges (``-inf`` if empty).
-
-    A sparse table: O(len(values) log len(values)) preprocessing, then O(1)
-    whole-array work per query.
-    """
-    values = np.asarray(values, dtype=np.float64)
-    lo = np.asarray(lo, dtype=np.int64)
-    hi = np.asarray(hi, dtype=np.int64)
-    out = np.full(lo.shape, -np.inf)
-    length = hi - lo
-    ok = length > 0
-    if not ok.any():
-        return out
-    table = [values]
-    span = 1
-    while 2 * span <= values.size:
-        prev = table[-1]
-        table.append(np.maximum(prev[:-span], prev[span:]))
-        span *= 2
-    lv = np.zeros(lo.shape, dtype=np.int64)
-    lv[ok] = np.floor(np.log2(length[ok])).astype(np.int64)
-    # Guard against log2 rounding at exact powers of two.
-    lv[ok] = np.where((1 << (lv[ok] + 1)) <= length[ok], lv[ok] + 1, lv[ok])
-    lv[ok] = np.where((1 << lv[ok]) > length[ok], lv[ok] - 1, lv[ok])
-    for level in np.unique(lv[ok]):
-        sel = ok & (lv == level)
-        t = table[level]
-        a = lo[sel]
-        b = hi[sel] - (1 << level)
-        out[sel] = np.maximum(t[a], t[b])
-    return out
-
-
 def path_max(forest, a, b):
     """Largest ``forest.parent_weight`` on the forest path between ``a[k]`` and ``b[k]``.
 
