@@ -3,13 +3,7 @@
 import numba
 import numpy as np
 
-
-@numba.njit(cache=True)
-def _find(parent, x):
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]  # path halving
-        x = parent[x]
-    return x
+from ..utils._sparse_kernels import _find
 
 
 @numba.njit(cache=True)

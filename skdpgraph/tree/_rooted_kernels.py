@@ -7,6 +7,8 @@ Imported by :mod:`._rooted` inside the function that needs them, so that
 import numba
 import numpy as np
 
+from ..utils._sparse_kernels import symmetric_csr
+
 
 @numba.njit(cache=True)
 def root_forest_arrays(u, v, n):
@@ -23,24 +25,7 @@ def root_forest_arrays(u, v, n):
     ``parent_edge[x]`` is the index in ``u, v`` of the edge from ``x`` to
     its parent (-1 for roots).
     """
-    m = u.size
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    for e in range(m):
-        indptr[u[e] + 1] += 1
-        indptr[v[e] + 1] += 1
-    for x in range(n):
-        indptr[x + 1] += indptr[x]
-    fill = indptr[:n].copy()
-    other = np.empty(2 * m, dtype=np.int64)
-    edge = np.empty(2 * m, dtype=np.int64)
-    for e in range(m):
-        a, b = u[e], v[e]
-        other[fill[a]] = b
-        edge[fill[a]] = e
-        fill[a] += 1
-        other[fill[b]] = a
-        edge[fill[b]] = e
-        fill[b] += 1
+    indptr, other, edge = symmetric_csr(u, v, n)
 
     # Parents: a breadth-first search from each smallest unvisited node.
     parent = np.full(n, -1, dtype=np.int64)

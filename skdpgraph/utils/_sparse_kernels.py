@@ -1,4 +1,4 @@
-"""Compiled loops (numba) of the sparse helpers: connected components by union-find.
+"""Compiled loops (numba) of the sparse helpers: union-find components, a symmetric CSR.
 
 Imported by :mod:`._sparse` inside the functions that need them, so that
 ``import skdpgraph`` does not import numba.
@@ -61,3 +61,32 @@ def csr_components(indptr, indices):
         for j in range(indptr[x], indptr[x + 1]):
             _union(parent, x, indices[j])
     return _labels(parent)
+
+
+@numba.njit(cache=True)
+def symmetric_csr(u, v, n):
+    """Both directions of the edges ``(u, v)`` grouped by source: a counting sort.
+
+    Returns ``(indptr, neighbour, edge)``: the entries of node ``x`` are
+    ``indptr[x]:indptr[x + 1]``, ``neighbour`` their other end and ``edge``
+    the index of their edge in ``u, v``.
+    """
+    m = u.size
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    for e in range(m):
+        indptr[u[e] + 1] += 1
+        indptr[v[e] + 1] += 1
+    for x in range(n):
+        indptr[x + 1] += indptr[x]
+    fill = indptr[:n].copy()
+    neighbour = np.empty(2 * m, dtype=np.int64)
+    edge = np.empty(2 * m, dtype=np.int64)
+    for e in range(m):
+        a, b = u[e], v[e]
+        neighbour[fill[a]] = b
+        edge[fill[a]] = e
+        fill[a] += 1
+        neighbour[fill[b]] = a
+        edge[fill[b]] = e
+        fill[b] += 1
+    return indptr, neighbour, edge

@@ -22,35 +22,6 @@ _LOG_TWO_64 = 64.0 * np.log(2.0)
 
 
 @numba.njit(cache=True)
-def symmetric_csr(u, v, n):
-    """Both directions of the edges ``(u, v)`` grouped by source: a counting sort.
-
-    Returns ``(indptr, neighbour, edge)``: the entries of node ``x`` are
-    ``indptr[x]:indptr[x + 1]``, ``neighbour`` their other end and ``edge``
-    the index of their edge in ``u, v``.
-    """
-    m = u.size
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    for e in range(m):
-        indptr[u[e] + 1] += 1
-        indptr[v[e] + 1] += 1
-    for x in range(n):
-        indptr[x + 1] += indptr[x]
-    fill = indptr[:n].copy()
-    neighbour = np.empty(2 * m, dtype=np.int64)
-    edge = np.empty(2 * m, dtype=np.int64)
-    for e in range(m):
-        a, b = u[e], v[e]
-        neighbour[fill[a]] = b
-        edge[fill[a]] = e
-        fill[a] += 1
-        neighbour[fill[b]] = a
-        edge[fill[b]] = e
-        fill[b] += 1
-    return indptr, neighbour, edge
-
-
-@numba.njit(cache=True)
 def breadth_first_order(indptr, neighbour):
     """Nodes in breadth-first order, each component from its smallest node.
 
