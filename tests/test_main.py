@@ -312,6 +312,7 @@ def test_every_graph_clusterer_takes_verbose(capsys):
         assert f"[{name}] fit:" in err and "clusters)" in err
 
 
+@pytest.mark.slow
 def test_main_job_runs_as_the_readme_says():
     # The README's first command (its code blocks run in tests/integration/test_docs.py).
     out = subprocess.run([sys.executable, "-m", "skdpgraph", "--runs", "2", "--epsilons", "5"],

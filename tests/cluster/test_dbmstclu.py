@@ -406,6 +406,7 @@ def test_properties_on_noisy_trees(case):
 
 # --- rooting ---------------------------------------------------------------
 
+@pytest.mark.slow
 def test_root_forest_matches_a_plain_dfs():
     from skdpgraph.tree import root_forest
     rng = np.random.default_rng(8)

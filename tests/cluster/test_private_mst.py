@@ -88,6 +88,7 @@ def test_pipeline_from_features_default_metric():
     assert labels.shape == (60,) and labels.dtype.kind == "i"
 
 
+@pytest.mark.slow
 def test_grid_search_over_epsilon_parallel():
     # Choosing epsilon this way spends privacy: it is for studying the
     # trade-off on data with ground truth. At epsilon = 100 each of the ~39

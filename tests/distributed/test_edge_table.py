@@ -256,6 +256,7 @@ def _slow_partition(part):
     return part
 
 
+@pytest.mark.slow
 def test_killed_worker_leaves_one_charge_and_no_second_draw():
     df = random_edges(n=80, seed=9)
     parts = [df.iloc[i::6] for i in range(6)]

@@ -102,6 +102,7 @@ def _law_of_outputs(edge_keys, n_pairs, p):
     return probs
 
 
+@pytest.mark.slow
 def test_sampler_matches_exact_law():
     # The sampler draws the law audited above. Pearson chi-square over
     # the 64 outputs of a 4-node graph, 30,000 draws with p = s/2 = 0.3: the
@@ -121,6 +122,7 @@ def test_sampler_matches_exact_law():
     assert chi2 < stats.chi2.isf(1e-8, df=63), chi2
 
 
+@pytest.mark.slow
 def test_public_api_at_s_1_is_uniform_whatever_the_graph():
     # s = 1: every pair is a fair coin, the output ignores the graph. 6,400
     # draws on a 4-node graph: 100 expected per output; chi2.isf(1e-8, 63).
@@ -207,6 +209,7 @@ def test_epsilon_s_round_trip():
         assert pig_s_from_epsilon(pig_epsilon(s)) == pytest.approx(s, rel=1e-9)
 
 
+@pytest.mark.slow
 def test_dp_density_is_laplace_on_edge_count():
     # Mean of 4,000 releases at epsilon = 1 on a graph of density 0.0667:
     # noise sd sqrt(2) / N per release, so the mean's sd is 2.9e-5 / sqrt(4000);

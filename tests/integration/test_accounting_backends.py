@@ -184,6 +184,7 @@ def test_prepay_search_refuses_what_it_cannot_plan():
         prepay_search(_model(), X, Y)
 
 
+@pytest.mark.slow
 def test_tickets_pay_once_and_travel_once():
     budget = BudgetAccountant(epsilon=3.0)
     tickets = prepay([(1.0, 0.0), (2.0, 0.0)], accountant=budget)

@@ -52,6 +52,7 @@ def _sweep(seeds):
             for eps, seed, ticket in zip(EPSILONS, seeds, tickets)]
 
 
+@pytest.mark.slow
 def test_epsilon_sweep_per_task_seed_streams(client):
     seeds = np.random.SeedSequence(2024).spawn(len(EPSILONS))
     with parallel_config(backend="dask"):

@@ -148,6 +148,7 @@ def test_the_switch_is_process_wide_and_restored():
         set_config(data_dependent_warnings="no")
 
 
+@pytest.mark.slow
 def test_the_environment_turns_them_off_in_new_processes():
     code = ("import warnings, networkx as nx; from skdpgraph.utils import from_networkx, "
             "get_config; G = nx.Graph(); G.add_weighted_edges_from([(0, 1, 3), (1, 2, 5)]); "

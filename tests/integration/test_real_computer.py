@@ -55,6 +55,7 @@ def test_inferred_bounds_are_coarse():
     assert np.float64(D.max()).tobytes() not in pickle.dumps(model)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mechanism, accounting", [("laplace", "pure"), ("pamst", "pure"),
                                                    ("pamst", "zcdp")])
 @pytest.mark.parametrize("w", [0.3, 0.7])

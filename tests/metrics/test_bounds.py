@@ -244,6 +244,7 @@ def test_partitioning_hand_value():
     assert got == pytest.approx(expected, rel=1e-9)
 
 
+@pytest.mark.slow
 def test_partitioning_exact_dp_matches_library_pamst():
     # The reference DP against the library's sampler (c = 100: P ~ 0.5).
     G = _graph13()
@@ -317,6 +318,7 @@ def test_paper_partitioning_bound_fails_monte_carlo():
     assert_rate_at_most(fails, n_runs, 1 - corrected)
 
 
+@pytest.mark.slow
 def test_corrected_partitioning_bound_holds_monte_carlo_library():
     G = _graph13()
     c = 300.0

@@ -157,6 +157,7 @@ def test_clones_share_the_budget():
         clone(model).fit(X)  # a second clone would overspend the shared budget
 
 
+@pytest.mark.slow
 def test_slack_uses_advanced_composition():
     import math
 

@@ -161,6 +161,7 @@ def test_thinned_process_at_tiny_rates():
     assert lo <= sum(counts) <= hi
 
 
+@pytest.mark.slow
 def test_subsampled_flip_law_on_all_outputs():
     # 4 nodes (6 pairs), p = 0.3, q = 0.5: chi-square over the 64 outputs (the
     # smallest expected count is 20,000 x 0.15**3 x 0.65**3 = 18.5)

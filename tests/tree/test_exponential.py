@@ -46,6 +46,7 @@ def _sample_counts(graph, trees, n_samples, seed, **kwargs):
     return tree_counts(exponential_tree, graph, trees, n_samples, seed, **kwargs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("graph_fn", [random_k5, _sparse_graph, _forest_graph])
 @pytest.mark.parametrize("neighborhood", ["l1", "linf"])
 def test_exponential_tree_law_matches_enumeration(graph_fn, neighborhood):
@@ -92,6 +93,7 @@ def _ust_counts(u, v, n, logc, trees, n_samples, seed, **kwargs):
     ("sparse-float64", "cycle_popping"), ("dense-float64", "cycle_popping"),
     ("dense-log", "cycle_popping"),
 ])
+@pytest.mark.slow
 def test_each_engine_is_exact(case, method):
     if case.startswith("dense"):
         graph = _sparse_graph()
@@ -114,6 +116,7 @@ def test_each_engine_is_exact(case, method):
     assert chi_square_pvalue(counts, np.exp(exponential_tree_log_law(trees, w, c))) > P_REJECT
 
 
+@pytest.mark.slow
 def test_huge_inverse_temperature_is_exact_and_finite():
     # c * spread ~ 1e4: far beyond float64 exp range; near-ties keep it random.
     u = np.array([0, 0, 1, 1, 2, 2, 3])
@@ -130,6 +133,7 @@ def test_huge_inverse_temperature_is_exact_and_finite():
     assert chi_square_pvalue(counts, np.exp(logp)) > P_REJECT
 
 
+@pytest.mark.slow
 def test_budget_fallback_keeps_the_law_exact():
     # Two tight clusters joined by heavy edges trap the walk; a small budget
     # makes cycle popping hand over to elimination about half of the time
@@ -146,6 +150,7 @@ def test_budget_fallback_keeps_the_law_exact():
     assert chi_square_pvalue(counts, np.exp(exponential_tree_log_law(trees, w, c))) > P_REJECT
 
 
+@pytest.mark.slow
 def test_exponential_tree_completes_where_the_budget_used_to_run_out():
     # This call raised UstBudgetError (a failure whose probability depends
     # on the weights: a side channel); it now falls back and completes.
@@ -165,6 +170,7 @@ def test_exponential_tree_completes_where_the_budget_used_to_run_out():
     assert chi_square_pvalue(counts, np.exp(exponential_tree_log_law(trees, w, 3.0))) > P_REJECT
 
 
+@pytest.mark.slow
 def test_reductions_keep_the_law():
     # K5 with c = 60: the heaviest edges are pruned (inclusion < exp(-50))
     # or split off; the trees that remain likely keep their exact law.
@@ -179,6 +185,7 @@ def test_reductions_keep_the_law():
     assert chi_square_pvalue(counts, np.exp(logp)) > P_REJECT
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("neighborhood", ["l1", "linf"])
 def test_privacy_audit_exact(neighborhood):
     """Largest log-ratio of tree probabilities over neighbours is <= epsilon."""
@@ -202,6 +209,7 @@ def test_privacy_audit_exact(neighborhood):
     assert worst > 0.3 * eps
 
 
+@pytest.mark.slow
 def test_linf_with_l1_calibration_fails_the_audit():
     graph = random_k5()
     u, v, w = graph_edges(graph)
@@ -312,6 +320,7 @@ def test_gap_split_is_exact():
 # found from the conductances: the nodes the stopped run popped most are
 # eliminated. At c = 7 they hold it for about exp(6.3) and more: the pairs
 # are found from the conductances and one node of each is eliminated.
+@pytest.mark.slow
 @pytest.mark.parametrize("c", [3.0, 7.0])
 @pytest.mark.parametrize("max_elimination_nodes", [1, 4])
 def test_trap_elimination_is_exact(c, max_elimination_nodes):

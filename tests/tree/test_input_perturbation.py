@@ -50,6 +50,7 @@ def _counts(graph, trees, n_samples, seed, **kwargs):
     return tree_counts(input_perturbation_tree, graph, trees, n_samples, seed, **kwargs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("graph_fn", [_audit_graph, random_k5])
 def test_gumbel_mst_is_the_sequential_exponential_mechanism(graph_fn):
     graph = graph_fn()
@@ -65,6 +66,7 @@ def test_gumbel_mst_is_the_sequential_exponential_mechanism(graph_fn):
     assert chi_square_pvalue(counts, np.exp(logp)) > P_REJECT
 
 
+@pytest.mark.slow
 def test_gumbel_law_on_a_forest():
     # two components: a triangle and an edge
     u = np.array([0, 0, 1, 3])
@@ -79,6 +81,7 @@ def test_gumbel_law_on_a_forest():
     assert chi_square_pvalue(counts, np.exp(logp)) > P_REJECT
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("neighborhood", ["l1", "linf"])
 def test_gumbel_pure_audit(neighborhood):
     eps, mu = 1.0, 0.25
@@ -92,6 +95,7 @@ def test_gumbel_pure_audit(neighborhood):
     assert worst > 0.1 * eps  # the audit sees a real privacy loss
 
 
+@pytest.mark.slow
 def test_gumbel_zcdp_audit():
     """Renyi divergences of the exact tree law obey D_alpha <= alpha rho."""
     mu = 0.25
@@ -114,6 +118,7 @@ def test_gumbel_zcdp_audit():
     assert worst_ratio > 0.05
 
 
+@pytest.mark.slow
 def test_too_little_gumbel_noise_fails_the_audit():
     # Noise calibrated for one step instead of |V| - 1 steps.
     eps, mu = 1.0, 0.25

@@ -42,6 +42,7 @@ def _counts(graph, trees, n_samples, seed, **kwargs):
     return tree_counts(noisy_max_prim_tree, graph, trees, n_samples, seed, **kwargs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("graph_fn", [_audit_graph, random_k5])
 def test_sampler_matches_the_prim_law(graph_fn):
     graph = graph_fn()
@@ -65,6 +66,7 @@ def test_pure_calibration_is_pamst():
     assert 99 * (2 * 0.1 / b) ** 2 / 8 == pytest.approx(0.5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("neighborhood", ["l1", "linf"])
 def test_pure_audit(neighborhood):
     eps, mu = 1.0, 0.25
@@ -77,6 +79,7 @@ def test_pure_audit(neighborhood):
     assert worst > 0.1 * eps
 
 
+@pytest.mark.slow
 def test_zcdp_audit():
     mu = 0.25
     rho = 0.02

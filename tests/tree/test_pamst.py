@@ -76,6 +76,7 @@ def _fast_samples(graph_def, c, copies, seed, method="auto"):
     return _trees_of_copies(tree, u, v, n, copies)
 
 
+@pytest.mark.slow
 def test_reference_sampler_matches_enumeration():
     # The two references agree with each other (guards the enumerator).
     u, v, w, n = G5
@@ -95,6 +96,7 @@ def test_sparse_sampler_exact_law(graph_def, c):
     _check_law(_fast_samples(graph_def, c, 20000, seed=5), law)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["race", "sequential"])
 def test_phases_and_sequential_fallback_exact_law(method):
     # "race": restarts only; "sequential": the sequential sampler throughout.
@@ -103,6 +105,7 @@ def test_phases_and_sequential_fallback_exact_law(method):
     _check_law(_fast_samples(G_HUGE, 1.0, 5000, seed=7, method=method), law)
 
 
+@pytest.mark.slow
 def test_sequential_sampler_from_roots_exact_law():
     # The sequential fallback on its own, started from the roots.
     u, v, w, n = G5
@@ -110,6 +113,7 @@ def test_sequential_sampler_from_roots_exact_law():
     _check_law(samples, exact_pamst_distribution(u, v, w, n, 2.0))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("c", [3.0, 40.0, 300.0])
 def test_dense_sampler_exact_law(c):
     # c = 40: near ties and one edge heavier by 2 (c * 2 = 80), so draws
@@ -183,6 +187,7 @@ TRIANGLE = ([0, 0, 1], [1, 2, 2], [0.2, 0.5, 0.3], 3)
 K4 = ([0, 0, 0, 1, 1, 2], [1, 2, 3, 2, 3, 3], [0.3, 0.1, 0.7, 0.4, 0.2, 0.6], 4)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("graph_def", [TRIANGLE, K4])
 @pytest.mark.parametrize("neighborhood", ["l1", "linf"])
 def test_pamst_privacy_audit(graph_def, neighborhood):
@@ -200,6 +205,7 @@ def test_pamst_privacy_audit(graph_def, neighborhood):
     assert worst > (0.1 if neighborhood == "l1" else 0.4) * eps
 
 
+@pytest.mark.slow
 def test_pamst_audit_catches_a_wrong_calibration():
     # Dropping the factor 2 of the exponential mechanism (c = eps_step / mu)
     # breaks epsilon-DP under linf neighbours: the audit sees it.
