@@ -9,15 +9,17 @@
   (edge flipping, then any of them).
 * :class:`DebiasedSpectralClustering` (a clusterer of a released graph that
   uses the public flip probability), :class:`RandomizedResponseSpectralClustering`
-  (local edge-DP) and :class:`NoisyPowerClustering` (central edge-DP): the
-  community-detection routes of :mod:`skdpgraph.edge_dp`.
+  (local edge-DP), :class:`PrivateLabelPropagation` and
+  :class:`NoisyPowerClustering` (central edge-DP): the community-detection
+  routes of :mod:`skdpgraph.edge_dp`.
 """
 
-from ._base import ConstantWeightsWarning
+from ._base import ConstantWeightsWarning, FewerClustersWarning
 from ._dbmstclu import DBMSTClu, DBMSTCluResult, dbmstclu
 from ._edge_communities import (
     DebiasedSpectralClustering,
     NoisyPowerClustering,
+    PrivateLabelPropagation,
     RandomizedResponseSpectralClustering,
 )
 from ._kmedoids import GraphKMedoids, graph_distances
@@ -27,6 +29,7 @@ from ._scan import SCAN, SCANResult, scan, structural_similarity
 
 __all__ = [
     "ConstantWeightsWarning",
+    "FewerClustersWarning",
     "DBMSTClu",
     "DBMSTCluResult",
     "dbmstclu",
@@ -43,4 +46,5 @@ __all__ = [
     "DebiasedSpectralClustering",
     "RandomizedResponseSpectralClustering",
     "NoisyPowerClustering",
+    "PrivateLabelPropagation",
 ]

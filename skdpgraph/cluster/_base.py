@@ -98,6 +98,31 @@ def set_result_attributes(estimator, result, fields=None):
         setattr(estimator, name + "_", getattr(result, name))
 
 
+class FewerClustersWarning(UserWarning):
+    """A clusterer given ``n_clusters`` returned fewer clusters.
+
+    Refinement can empty a community (every node leaves it), and a release
+    near the detection limit often carries too little signal to keep the
+    communities apart. The count is read from the returned labels, so the
+    warning is public (it adds nothing to what the labels show).
+    """
+
+
+def warn_if_fewer_clusters(n_asked, labels, stacklevel=3):
+    """Emit a :class:`FewerClustersWarning` when ``labels`` hold fewer than ``n_asked`` clusters."""
+    labels = np.asarray(labels)
+    found = int(np.unique(labels[labels >= 0]).size)
+    if isinstance(n_asked, str) or found >= int(n_asked):
+        return
+    warnings.warn(
+        f"n_clusters={int(n_asked)} was asked for but the labels hold {found} cluster"
+        f"{'s' if found != 1 else ''}: the release carries too little signal to keep "
+        "more communities apart (or the refinement emptied some). A larger epsilon, "
+        "or n_clusters='auto', says how many the release supports.",
+        FewerClustersWarning, stacklevel=stacklevel,
+    )
+
+
 class ConstantWeightsWarning(UserWarning):
     """Every edge of the graph has the same weight: DBMSTClu has nothing to cut on.
 

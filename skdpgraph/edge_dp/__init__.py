@@ -9,6 +9,8 @@ perturbed graph alone is post-processing and keeps the guarantee
 
 from ._flip import flip_pair_keys, DEFAULT_MAX_ADDED_EDGES, EdgeFlipPerturbation, expected_added_edges, flip_edges
 from ._power import NoisyPowerResult, noisy_power_method
+from ._label_propagation import (LabelPropagationResult, label_propagation_rounds,
+                                 private_label_propagation)
 from ._bp import belief_propagation_communities
 from ._spectral import (
                         DebiasedSpectralResult,
@@ -48,4 +50,7 @@ __all__ = [
     "belief_propagation_communities",
     "NoisyPowerResult",
     "noisy_power_method",
+    "LabelPropagationResult",
+    "private_label_propagation",
+    "label_propagation_rounds",
 ]

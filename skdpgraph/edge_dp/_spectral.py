@@ -330,27 +330,38 @@ def _block_loglik(e, N):
     return out
 
 
-def _merge_to(A, labels, k):
+def _block_counts(A, labels, m):
+    """Edges inside each label (diagonal) and between each pair of labels (off-diagonal)."""
+    n = labels.size
+    Z = sp.csr_array((np.ones(n), (np.arange(n), labels)), shape=(n, m))
+    E = (Z.T @ A @ Z).toarray()
+    np.fill_diagonal(E, np.diag(E) / 2.0)
+    return E
+
+
+def _merge_blocks(E, size, k):
     """Merge labels pairwise until at most ``k`` remain, each time the pair
-    whose merge costs the least block-model log-likelihood of the released
-    graph (one Bernoulli density per block of label pairs)."""
-    _, lab = np.unique(labels, return_inverse=True)
-    n = lab.size
-    while lab.max() + 1 > k:
-        m = int(lab.max()) + 1
-        Z = sp.csr_array((np.ones(n), (np.arange(n), lab)), shape=(n, m))
-        E = (Z.T @ A @ Z).toarray()
-        np.fill_diagonal(E, np.diag(E) / 2.0)
-        size = np.bincount(lab, minlength=m).astype(float)
+    whose merge costs the least block-model log-likelihood (one Bernoulli
+    density per block of label pairs).
+
+    ``E`` holds the edge counts between labels (edges inside a label on the
+    diagonal) and ``size`` the label sizes; returns the new label of each
+    old one, numbered ``0..k'-1``.
+    """
+    E = np.array(E, dtype=float)
+    size = np.asarray(size, dtype=float).copy()
+    m = size.size
+    groups = np.arange(m)
+    while size.size > k:
+        m = size.size
         N = np.outer(size, size)
         np.fill_diagonal(N, size * (size - 1.0) / 2.0)
         L = _block_loglik(E, N)
         # Merging a and b joins blocks (a, a), (b, b), (a, b) into one, and
         # (a, c) with (b, c) for every other c.
-        inner = (_block_loglik(np.diag(E)[:, None] + np.diag(E)[None, :] + E,
-                               np.diag(N)[:, None] + np.diag(N)[None, :] + N)
-                 - np.diag(L)[:, None] - np.diag(L)[None, :] - L)
-        gain = inner
+        gain = (_block_loglik(np.diag(E)[:, None] + np.diag(E)[None, :] + E,
+                              np.diag(N)[:, None] + np.diag(N)[None, :] + N)
+                - np.diag(L)[:, None] - np.diag(L)[None, :] - L)
         idx = np.arange(m)
         for a in range(m):
             cross = _block_loglik(E[a] + E, N[a] + N) - L[a] - L
@@ -358,9 +369,29 @@ def _merge_to(A, labels, k):
             cross[idx, idx] = 0.0
             gain[a] += cross.sum(axis=1)
         np.fill_diagonal(gain, -np.inf)
-        a, b = np.unravel_index(np.argmax(gain), gain.shape)
-        lab = np.unique(np.where(lab == b, a, lab), return_inverse=True)[1]
-    return lab
+        a, b = sorted(np.unravel_index(np.argmax(gain), gain.shape))
+        # Row and column b join a; then b is removed.
+        inside = E[a, a] + E[b, b] + E[a, b]
+        E[a] += E[b]
+        E[:, a] += E[:, b]
+        E[a, a] = inside
+        keep = np.arange(m) != b
+        E = E[np.ix_(keep, keep)]
+        size[a] += size[b]
+        size = size[keep]
+        groups = np.where(groups == b, a, groups)
+        groups = np.where(groups > b, groups - 1, groups)
+    return groups
+
+
+def _merge_to(A, labels, k):
+    """Merge ``labels`` down to at most ``k`` by :func:`_merge_blocks` on their block counts."""
+    _, lab = np.unique(labels, return_inverse=True)
+    m = int(lab.max()) + 1
+    if m <= k:
+        return lab
+    size = np.bincount(lab, minlength=m)
+    return _merge_blocks(_block_counts(A, lab, m), size, k)[lab]
 
 
 def _bp_refine(A, X, k, p, q, n_init, rng):

@@ -26,8 +26,9 @@ from ._calibration import (INPUT_NOISES, TREE_NOISE_MECHANISMS, edge_flip_epsilo
                            laplace_scale, noisy_max_prim_scale, noisy_power_budget,
                            pamst_step_epsilon, randomized_response_probability,
                            release_sensitivity, resolve_budget, signal_epsilon,
-                           tree_release_noise, weight_release_noise)
-from ._composition import BudgetPlan, plan_tree_release
+                           tree_release_noise, vote_scale, weight_release_noise)
+from ._composition import (BudgetPlan, LabelPropagationPlan, plan_label_propagation,
+                           plan_tree_release)
 from ._noise import (MAX_SCALE, MIN_SCALE, GridRelease, discrete_gaussian, discrete_laplace,
                      grid_for, release_gaussian, release_laplace)
 from ._samplers import standard_exponential, standard_gumbel
@@ -49,6 +50,8 @@ __all__ = [
     "approx_dp_to_zcdp",
     "BudgetPlan",
     "plan_tree_release",
+    "LabelPropagationPlan",
+    "plan_label_propagation",
     "NEIGHBORHOODS",
     "check_neighborhood",
     "check_epsilon",
@@ -74,6 +77,7 @@ __all__ = [
     "randomized_response_probability",
     "edge_product_sensitivity",
     "noisy_power_budget",
+    "vote_scale",
     "check_weight_bounds",
     "data_weight_bounds",
     "clip_to_bounds",

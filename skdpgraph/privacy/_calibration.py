@@ -600,3 +600,51 @@ def noisy_power_budget(n_iter, *, epsilon=None, delta=None, rho=None):
                          "(an (epsilon, delta) target), or rho.")
     _, rho_total = resolve_budget(epsilon, delta, rho, owner="The noisy power method")
     return rho_total / n_iter, rho_total
+
+
+def vote_scale(epsilon, weights=None):
+    """Inverse temperature of a node's exponential-mechanism vote over its neighbours' labels.
+
+    A node ``v`` chooses one of the labels ``c`` of a public labelling with
+    probability proportional to ``exp(eta * u_c)``, where ``u_c = w_c *
+    C_c``: ``C_c`` is the number of ``v``'s neighbours that carry label
+    ``c`` and ``w_c >= 0`` a public weight. Adding or removing one edge
+    ``{v, x}`` changes one count, ``C_label(x)``, by one, so one utility
+    moves by at most ``W = max_c w_c`` and always in the same direction
+    (monotone utilities). With ``eta = epsilon / W`` the log-ratio of the
+    choice's probabilities between neighbouring graphs is ``eta * W`` at
+    most for the label whose count moved and at least ``-eta * W`` for the
+    others, and the range of the log-ratio over the labels is at most
+    ``eta * W = epsilon``: the vote is ``epsilon``-DP and
+    ``epsilon``-bounded-range, hence ``epsilon**2 / 8``-zCDP
+    (:func:`~skdpgraph.privacy.exponential_mechanism_zcdp`). One edge moves
+    the counts of its two endpoints, so one round of votes by every node
+    costs two such mechanisms per edge.
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        Guarantee of one vote of one node.
+    weights : array-like of float >= 0, default=None
+        The public weights ``w_c`` (``None``: all ones).
+
+    Returns
+    -------
+    eta : float
+        ``epsilon / max(weights)``.
+
+    Examples
+    --------
+    >>> from skdpgraph.privacy import vote_scale
+    >>> vote_scale(0.5)
+    0.5
+    >>> vote_scale(0.5, [0.8, 1.25])
+    0.4
+    """
+    epsilon = check_epsilon(epsilon)
+    if weights is None:
+        return epsilon
+    w = np.asarray(weights, dtype=np.float64)
+    if w.size == 0 or not np.all(np.isfinite(w)) or np.any(w < 0) or w.max() <= 0:
+        raise ValueError("weights must be finite, >= 0 and not all zero.")
+    return epsilon / float(w.max())
