@@ -51,9 +51,13 @@ import scipy.sparse as sp
 from sklearn.cluster import KMeans
 
 from ..privacy import (
+    bit_vote_scale,
     discrete_gaussian,
     discrete_laplace,
+    gaussian_sigma,
+    laplace_scale,
     plan_label_propagation,
+    resolve_budget,
     standard_gumbel,
     vote_scale,
 )
@@ -61,7 +65,15 @@ from ..utils import check_adjacency, check_int, check_random_state
 from ..utils._docs import fill_doc
 from ._spectral import _block_counts, _check_n_clusters, _merge_blocks
 
-__all__ = ["LabelPropagationResult", "private_label_propagation", "label_propagation_rounds"]
+__all__ = [
+    "LabelPropagationResult",
+    "private_label_propagation",
+    "label_propagation_rounds",
+    "label_votes",
+    "label_vote_probabilities",
+    "block_counts",
+    "release_block_counts",
+]
 
 # Rows per block of the label votes: (block, k) scores stay in cache-sized arrays.
 _VOTE_BLOCK = 1 << 15
@@ -119,9 +131,11 @@ def label_propagation_rounds(n_nodes, n_clusters):
     The bits of a random start are correlated with a community of ``s``
     nodes by about ``1 / sqrt(s)``; each round multiplies that by a gain that
     depends on the budget and the degree. The rounds grow like
-    ``log(n / k)`` (six for ``n / k`` of a few hundred, up to twelve), and
-    ``ceil(log2 k) + 2`` bits give every community its own sign pattern
-    with few collisions.
+    ``log(n / k)`` (eight for ``n / k`` of a few hundred, up to twelve).
+    ``ceil(log2 k) + 1`` bits leave room for every community to find its
+    own sign pattern; each more bit makes every round's votes noisier
+    (the budget of a round is shared by the bits), and near the detection
+    limit one bit of room measured better than two.
 
     Parameters
     ----------
@@ -136,60 +150,90 @@ def label_propagation_rounds(n_nodes, n_clusters):
     size = max(n_nodes / k, 2.0)
     n_rounds = int(min(max(round(3.0 + 0.9 * math.log(size)), 6), 12))
     # Two communities need one centred bit; more need room against collisions.
-    n_bits = int(math.ceil(math.log2(k))) + 2 if k > 2 else 1
+    n_bits = int(math.ceil(math.log2(k))) + 1 if k > 2 else 1
     return n_rounds, min(n_bits, 12)
 
 
-def _bit_rounds(A, degree, n_bits, n_rounds, bit_epsilon, n_avg, rng):
-    """The released bits of every round; returns the mean of the last ``n_avg`` rounds."""
+def _neighbour_counts(A, labels, m):
+    """``C[v, c]``: the number of neighbours of ``v`` that carry label ``c`` (CSR, (n, m))."""
     n = A.shape[0]
-    # The public start: independent fair bits.
-    plus = rng.integers(0, 2, size=(n, n_bits)).astype(bool)
-    total = np.zeros((n, n_bits))
-    for it in range(n_rounds):
-        mean = 2.0 * plus.mean(axis=0) - 1.0  # public: a function of released bits
-        c_plus = np.asarray(A @ plus.astype(np.float64))
-        c_minus = degree[:, None] - c_plus
-        # u(+1) = (1 - m) C_+ and u(-1) = (1 + m) C_-: monotone counts whose
-        # weights are at most 1 + |m| (vote_scale).
-        eta = np.array([vote_scale(bit_epsilon, [1.0 - m, 1.0 + m]) for m in mean])
-        gumbel = standard_gumbel((2, n, n_bits), rng)
-        score_plus = c_plus * ((1.0 - mean) * eta) + gumbel[0]
-        score_minus = c_minus * ((1.0 + mean) * eta) + gumbel[1]
-        plus = score_plus > score_minus
-        if it >= n_rounds - n_avg:
-            total += 2.0 * plus - 1.0
-    return total / n_avg
+    Z = sp.csr_array((np.ones(n), (np.arange(n), labels)), shape=(n, m))
+    return sp.csr_array(A @ Z)
 
 
-def _vote_round(A, labels, k, vote_epsilon, rng):
-    """Every node redraws its label: ``P(c)`` proportional to ``exp(eta C_c)``."""
+def _votes(A, labels, m, scale, rng):
+    """One exponential-mechanism vote per node: ``P(c)`` proportional to ``exp(scale[c] C[v, c])``.
+
+    Gumbel-max with the library's unbounded Gumbel noise
+    (:func:`skdpgraph.privacy.standard_gumbel`): the argmax of ``scale[c]
+    C[v, c] + G_c`` has exactly the softmax law, and every label keeps a
+    positive probability whatever its lag.
+    """
     n = A.shape[0]
-    eta = vote_scale(vote_epsilon)
-    Z = sp.csr_array((np.ones(n), (np.arange(n), labels)), shape=(n, k))
-    C = sp.csr_array(A @ Z)
+    C = _neighbour_counts(A, labels, m)
     out = np.empty(n, dtype=np.int64)
     for start in range(0, n, _VOTE_BLOCK):
         stop = min(start + _VOTE_BLOCK, n)
-        score = standard_gumbel((stop - start, k), rng)
-        score += eta * C[start:stop].toarray()
+        score = standard_gumbel((stop - start, m), rng)
+        score += C[start:stop].toarray() * scale
         out[start:stop] = score.argmax(axis=1)
     return out
 
 
+def _decorrelation(centred):
+    """Unit upper-triangular ``B``: the columns of ``centred @ B`` are Gram-Schmidt orthogonal.
+
+    Column ``j`` of ``centred @ B`` is bit ``j`` minus its projections on the
+    earlier (orthogonalised) columns, so the bits are driven towards
+    different splits of the communities (a subspace iteration); ``B`` is a
+    function of the public bits only.
+    """
+    r = centred.shape[1]
+    gram = centred.T @ centred
+    gram += np.eye(r) * (1e-9 * max(np.trace(gram), 1.0) / r)  # collinear columns
+    L = np.linalg.cholesky(gram)
+    return np.linalg.inv(L.T) * np.diag(L)[None, :]
+
+
+def _bit_rounds(A, n_bits, n_rounds, bit_epsilon, n_avg, rng):
+    """The released bits of every round; returns the mean of the last ``n_avg`` rounds.
+
+    Node ``v`` draws bit ``j`` as ``+1`` with probability ``sigmoid(eta_j
+    S_vj)``, ``S_v = sum over neighbours of (x_w - m) B``: its neighbours'
+    centred public bits, decorrelated by the public ``B``
+    (:func:`skdpgraph.privacy.bit_vote_scale` gives ``eta_j``).
+    """
+    n = A.shape[0]
+    # The public start: independent fair bits.
+    x = 2.0 * rng.integers(0, 2, size=(n, n_bits)) - 1.0
+    total = np.zeros((n, n_bits))
+    for it in range(n_rounds):
+        mean = x.mean(axis=0)
+        centred = x - mean
+        B = _decorrelation(centred)
+        eta = np.array([bit_vote_scale(bit_epsilon, mean, B[:, j]) for j in range(n_bits)])
+        S = np.asarray(A @ centred) @ B
+        S *= 0.5 * eta
+        # Gumbel-max over {-1, +1} with utilities -S/2 and +S/2: P(+1) = sigmoid(eta S).
+        gumbel = standard_gumbel((2, n, n_bits), rng)
+        x = np.where(S + gumbel[1] > gumbel[0] - S, 1.0, -1.0)
+        if it >= n_rounds - n_avg:
+            total += x
+    return total / n_avg
+
+
 def _release_block_counts(A, labels, m, plan, rng):
     """The edge counts between the ``m`` labels, with exact integer noise (sensitivity 1)."""
-    E = _block_counts(A, labels, m)
+    sampler = discrete_laplace if plan.rho is None else discrete_gaussian
+    return _noisy_counts(_block_counts(A, labels, m), plan.count_noise, sampler, rng)
+
+
+def _noisy_counts(E, noise, sampler, rng):
+    m = E.shape[0]
     iu = np.triu_indices(m)
-    counts = np.rint(E[iu]).astype(np.int64)
-    if plan.rho is None:
-        noise = discrete_laplace(plan.count_noise, counts.size, rng)
-    else:
-        noise = discrete_gaussian(plan.count_noise, counts.size, rng)
     released = np.zeros((m, m))
-    released[iu] = counts + noise
-    released = released + np.triu(released, 1).T
-    return released
+    released[iu] = np.rint(E[iu]).astype(np.int64) + sampler(noise, iu[0].size, rng)
+    return released + np.triu(released, 1).T
 
 
 def _block_model(E, size):
@@ -224,9 +268,8 @@ def _start_groups(embedding, m, n_init, rng):
 def _label_propagation(A, n_clusters, plan, n_bits, n_rounds, n_votes, n_init, max_clusters,
                        rng):
     n = A.shape[0]
-    degree = np.asarray(A.sum(axis=1)).ravel()
     n_avg = min(3, n_rounds)
-    embedding = _bit_rounds(A, degree, n_bits, n_rounds, plan.bit_epsilon, n_avg, rng)
+    embedding = _bit_rounds(A, n_bits, n_rounds, plan.bit_epsilon, n_avg, rng)
     if n_clusters == "auto":
         m = min(max_clusters, 2 ** n_bits, n)
     else:
@@ -240,8 +283,9 @@ def _label_propagation(A, n_clusters, plan, n_bits, n_rounds, n_votes, n_init, m
     labels = merged[groups]
     k = int(merged.max()) + 1
     start_labels = labels.copy()
+    scale = np.full(k, vote_scale(plan.vote_epsilon)) if n_votes else None
     for _ in range(n_votes if k > 1 else 0):
-        labels = _vote_round(A, labels, k, plan.vote_epsilon, rng)
+        labels = _votes(A, labels, k, scale, rng)
     _, labels = np.unique(labels, return_inverse=True)
     return LabelPropagationResult(labels.astype(np.int64), int(labels.max()) + 1,
                                   start_labels, embedding, E, vals, edge, plan.rho,
@@ -303,7 +347,8 @@ def private_label_propagation(adjacency, n_clusters=8, *, epsilon=1.0, delta=1e-
         A zCDP budget instead of ``epsilon`` (``delta`` then says how it is
         reported).
     n_bits : int >= 1, default=None
-        Bits per node (``None``: ``ceil(log2 k) + 2``, 8 with ``"auto"``).
+        Bits per node (``None``: ``ceil(log2 k) + 1``, one for two
+        communities, 6 with ``"auto"``).
     n_rounds : int >= 1, default=None
         Bit rounds (``None``: :func:`label_propagation_rounds`).
     n_votes : int >= 0, default=2
@@ -350,3 +395,192 @@ def private_label_propagation(adjacency, n_clusters=8, *, epsilon=1.0, delta=1e-
     rng = check_random_state(random_state)
     return _label_propagation(A, n_clusters, plan, n_bits, n_rounds, n_votes, n_init,
                               max_clusters, rng)
+
+
+def _check_labels(labels, n, n_labels):
+    labels = np.asarray(labels)
+    if labels.shape != (n,):
+        raise ValueError(f"labels must have shape ({n},); got {labels.shape}.")
+    if labels.dtype.kind not in "iu" or (n and labels.min() < 0):
+        raise ValueError("labels must be non-negative integers (label numbers).")
+    top = int(labels.max()) + 1 if n else 0
+    m = top if n_labels is None else check_int(n_labels, "n_labels", 1)
+    if m < top:
+        raise ValueError(f"n_labels={m} is below the largest label + 1 ({top}).")
+    return labels.astype(np.int64), m
+
+
+def _check_vote(adjacency, labels, n_labels, weights):
+    A = check_adjacency(adjacency, what="adjacency")
+    labels, m = _check_labels(labels, A.shape[0], n_labels)
+    if weights is None:
+        weights = np.ones(m)
+    else:
+        weights = np.asarray(weights, dtype=np.float64)
+        if weights.shape != (m,):
+            raise ValueError(f"weights must have shape ({m},); got {weights.shape}.")
+    return A, labels, m, weights
+
+
+def label_vote_probabilities(adjacency, labels, epsilon, *, n_labels=None, weights=None):
+    """The law of one round of label votes (:func:`label_votes`), computed exactly in log space.
+
+    Parameters
+    ----------
+    adjacency : array-like, sparse matrix or networkx.Graph
+        The private graph.
+    labels : array-like of int >= 0, shape (n,)
+        The public labelling the votes count over.
+    epsilon : float > 0
+        Guarantee of each node's vote.
+    n_labels : int, default=None
+        Number of labels (``None``: the largest label + 1).
+    weights : array-like of float >= 0, shape (n_labels,), default=None
+        Public weights ``w_c`` of the counts (``None``: ones).
+
+    Returns
+    -------
+    ndarray of shape (n, n_labels)
+        ``P[v, c]``, proportional to ``exp(eta w_c C[v, c])`` with ``eta =
+        vote_scale(epsilon, weights)`` and ``C[v, c]`` the number of
+        neighbours of ``v`` with label ``c``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skdpgraph.edge_dp import label_vote_probabilities
+    >>> A = np.array([[0, 1, 1], [1, 0, 0], [1, 0, 0]])
+    >>> P = label_vote_probabilities(A, [0, 1, 1], 1.0)
+    >>> np.round(P[0], 3)  # two neighbours with label 1
+    array([0.119, 0.881])
+    """
+    A, labels, m, weights = _check_vote(adjacency, labels, n_labels, weights)
+    scale = vote_scale(epsilon, weights) * weights
+    S = _neighbour_counts(A, labels, m).toarray() * scale
+    S -= S.max(axis=1, keepdims=True)
+    P = np.exp(S)
+    return P / P.sum(axis=1, keepdims=True)
+
+
+@fill_doc
+def label_votes(adjacency, labels, epsilon, *, n_labels=None, weights=None,
+                random_state=None):
+    """One round of exponential-mechanism label votes: the building block of the central route.
+
+    Every node ``v`` draws a label ``c`` with probability proportional to
+    ``exp(eta w_c C[v, c])``, where ``C[v, c]`` counts ``v``'s neighbours
+    with the public label ``c`` and ``eta = vote_scale(epsilon, weights)``.
+    One edge ``{u, v}`` changes one count of ``u`` and one of ``v`` by one
+    (monotone utilities), so each vote is ``epsilon``-DP and
+    ``epsilon``-bounded-range, and the round is ``2 epsilon``-edge-DP and
+    ``epsilon**2 / 4``-zCDP (:func:`skdpgraph.privacy.vote_scale`). Sampled
+    by Gumbel-max with :func:`skdpgraph.privacy.standard_gumbel`; the law is
+    :func:`label_vote_probabilities`. Time ``O(|E| + n n_labels)``.
+
+    Parameters
+    ----------
+    adjacency, labels, epsilon, n_labels, weights
+        As in :func:`label_vote_probabilities`.
+    {{random_state}}
+
+    Returns
+    -------
+    ndarray of shape (n,), int64
+        The votes.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from skdpgraph.edge_dp import label_votes
+    >>> G = nx.barbell_graph(30, 0)
+    >>> start = [0] * 25 + [1] * 35  # five nodes of the first clique start wrong
+    >>> votes = label_votes(G, start, 2.0, random_state=0)
+    >>> int((votes[:30] == 0).sum()), int((votes[30:] == 1).sum())
+    (30, 30)
+    """
+    A, labels, m, weights = _check_vote(adjacency, labels, n_labels, weights)
+    scale = vote_scale(epsilon, weights) * weights
+    return _votes(A, labels, m, scale, check_random_state(random_state))
+
+
+def block_counts(adjacency, labels, *, n_labels=None):
+    """Edges inside each label (diagonal) and between each pair of labels.
+
+    Not private: this is the statistic :func:`release_block_counts` releases.
+
+    Parameters
+    ----------
+    adjacency : array-like, sparse matrix or networkx.Graph
+    labels : array-like of int >= 0, shape (n,)
+    n_labels : int, default=None
+
+    Returns
+    -------
+    ndarray of shape (n_labels, n_labels)
+        Symmetric; ``E[a, a]`` edges inside ``a``, ``E[a, b]`` edges between
+        ``a`` and ``b``. One edge moves exactly one entry of the upper
+        triangle by one.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skdpgraph.edge_dp import block_counts
+    >>> A = np.array([[0, 1, 1], [1, 0, 0], [1, 0, 0]])
+    >>> block_counts(A, [0, 0, 1])
+    array([[1., 1.],
+           [1., 0.]])
+    """
+    A = check_adjacency(adjacency, what="adjacency")
+    labels, m = _check_labels(labels, A.shape[0], n_labels)
+    return _block_counts(A, labels, m)
+
+
+@fill_doc
+def release_block_counts(adjacency, labels, *, n_labels=None, epsilon=None, rho=None,
+                         random_state=None):
+    """Release the edge counts between public labels, edge-DP, as exact noisy integers.
+
+    The upper triangle of :func:`block_counts` has L1 and L2 sensitivity 1
+    under edge neighbours (one edge, one entry, one unit). Pure
+    ``epsilon``-DP with discrete Laplace noise of scale ``1 / epsilon``
+    (:func:`skdpgraph.privacy.laplace_scale`), or ``rho``-zCDP with discrete
+    Gaussian noise of ``sigma = 1 / sqrt(2 rho)``
+    (:func:`skdpgraph.privacy.gaussian_sigma`); integer noise on integer
+    counts, so no rounding enters the sensitivity.
+
+    Parameters
+    ----------
+    adjacency : array-like, sparse matrix or networkx.Graph
+        The private graph.
+    labels : array-like of int >= 0, shape (n,)
+        Public labels.
+    n_labels : int, default=None
+    epsilon : float, default=None
+        Pure budget.
+    rho : float, default=None
+        zCDP budget instead.
+    {{random_state}}
+
+    Returns
+    -------
+    ndarray of shape (n_labels, n_labels)
+        Symmetric noisy counts (integers stored as floats; may be negative).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from skdpgraph.edge_dp import release_block_counts
+    >>> G = nx.planted_partition_graph(2, 50, 0.5, 0.02, seed=0)
+    >>> E = release_block_counts(G, [v // 50 for v in G], epsilon=1.0, random_state=0)
+    >>> E.shape, bool(E[0, 0] > 10 * E[0, 1])
+    ((2, 2), True)
+    """
+    A = check_adjacency(adjacency, what="adjacency")
+    labels, m = _check_labels(labels, A.shape[0], n_labels)
+    epsilon, rho = resolve_budget(epsilon, None, rho, owner="release_block_counts")
+    rng = check_random_state(random_state)
+    if rho is None:
+        return _noisy_counts(_block_counts(A, labels, m), laplace_scale(1.0, epsilon),
+                             discrete_laplace, rng)
+    return _noisy_counts(_block_counts(A, labels, m), gaussian_sigma(1.0, rho),
+                         discrete_gaussian, rng)

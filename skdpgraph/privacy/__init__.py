@@ -20,7 +20,8 @@ from ._accounting import (BudgetAccountant, BudgetError, DetachedAccountantError
 from ._bounds import (NoiseDominatesWarning, PrivacyLeakWarning, check_weight_bounds,
                       clip_to_bounds, data_weight_bounds, normalize_weights,
                       warn_out_of_bounds)
-from ._calibration import (INPUT_NOISES, TREE_NOISE_MECHANISMS, edge_flip_epsilon,
+from ._calibration import (INPUT_NOISES, TREE_NOISE_MECHANISMS, bit_vote_scale,
+                           edge_flip_epsilon,
                            edge_flip_s, edge_product_sensitivity, exponential_tree_scale,
                            gaussian_sigma, input_perturbation_scale, laplace_mst_scale,
                            laplace_scale, noisy_max_prim_scale, noisy_power_budget,
@@ -78,6 +79,7 @@ __all__ = [
     "edge_product_sensitivity",
     "noisy_power_budget",
     "vote_scale",
+    "bit_vote_scale",
     "check_weight_bounds",
     "data_weight_bounds",
     "clip_to_bounds",

@@ -648,3 +648,51 @@ def vote_scale(epsilon, weights=None):
     if w.size == 0 or not np.all(np.isfinite(w)) or np.any(w < 0) or w.max() <= 0:
         raise ValueError("weights must be finite, >= 0 and not all zero.")
     return epsilon / float(w.max())
+
+
+def bit_vote_scale(epsilon, mean, direction=None):
+    """Inverse temperature of a node's binary vote on its neighbours' centred public bits.
+
+    Every node ``w`` holds public bits ``x_w`` in ``{-1, +1}^r`` whose
+    means over the nodes are ``m`` (public). Node ``v`` draws ``+1`` with
+    probability ``sigmoid(eta * S_v)``, ``S_v = sum over neighbours w of
+    (x_w - m) . b``, for a public direction ``b`` (``e_j`` for the bit
+    ``j`` alone). ``S_v = u_+ - u_-`` with ``u_+-`` the sums of the
+    positive and negative parts of ``(x_w - m) . b``: a two-outcome
+    exponential mechanism with monotone utilities, in which one edge
+    ``{v, w}`` raises one utility by ``|(x_w - m) . b| <= W = sum_i |b_i| +
+    |m . b|`` (the largest value over ``x_w``, reached at ``x_w = +-sign(b)``).
+    With ``eta = epsilon / W`` the vote is ``epsilon``-DP and
+    ``epsilon``-bounded-range (as in :func:`vote_scale`).
+
+    Parameters
+    ----------
+    epsilon : float > 0
+    mean : array-like of shape (r,)
+        Public means of the bits, in ``[-1, 1]``.
+    direction : array-like of shape (r,), default=None
+        ``b``; ``None``: ``mean`` is one bit's mean and ``b = 1``.
+
+    Returns
+    -------
+    eta : float
+
+    Examples
+    --------
+    >>> from skdpgraph.privacy import bit_vote_scale
+    >>> bit_vote_scale(0.3, 0.0)
+    0.3
+    >>> round(bit_vote_scale(0.3, [0.5, 0.0], [1.0, -0.5]), 4)  # W = 1.5 + 0.5
+    0.15
+    """
+    epsilon = check_epsilon(epsilon)
+    m = np.atleast_1d(np.asarray(mean, dtype=np.float64))
+    b = np.ones_like(m) if direction is None else np.asarray(direction, dtype=np.float64)
+    if b.shape != m.shape or not (np.all(np.isfinite(m)) and np.all(np.isfinite(b))):
+        raise ValueError("mean and direction must be finite arrays of the same shape.")
+    if np.any(np.abs(m) > 1.0):
+        raise ValueError("the means of +-1 bits lie in [-1, 1].")
+    bound = math.fsum(np.abs(b).tolist()) + abs(math.fsum((m * b).tolist()))
+    if not bound > 0:
+        raise ValueError("direction must not be zero.")
+    return epsilon / bound

@@ -15,6 +15,7 @@ from typing import NamedTuple, Optional
 from ..utils import check_int, check_real
 from ._accounting import (approx_dp_to_zcdp, exponential_mechanism_epsilon,
                           exponential_mechanism_zcdp, zcdp_to_approx_dp)
+from ._calibration import gaussian_sigma, laplace_scale
 from ._validation import check_delta, check_epsilon, check_rho
 
 
@@ -212,7 +213,7 @@ def plan_label_propagation(epsilon=None, *, delta=None, rho=None, n_bits, n_roun
         bit_eps = _down(bit_share * epsilon / (2 * n_bits * n_rounds))
         vote_eps = _down(vote_share * epsilon / (2 * n_votes)) if n_votes else None
         # The scale is rounded up so that the three parts never exceed epsilon.
-        scale = math.nextafter(1.0 / (count_share * epsilon), math.inf)
+        scale = math.nextafter(laplace_scale(1.0, count_share * epsilon), math.inf)
         return LabelPropagationPlan(bit_eps, vote_eps, scale, None, epsilon, 0.0)
     if rho is not None:
         if epsilon is not None:
@@ -227,7 +228,7 @@ def plan_label_propagation(epsilon=None, *, delta=None, rho=None, n_bits, n_roun
     vote_eps = (_down(exponential_mechanism_epsilon(vote_share * rho / (2 * n_votes)))
                 if n_votes else None)
     # Discrete Gaussian with L2 sensitivity 1: 1 / (2 sigma^2) = count_share * rho.
-    sigma = math.nextafter(1.0 / math.sqrt(2.0 * count_share * rho), math.inf)
+    sigma = math.nextafter(gaussian_sigma(1.0, count_share * rho), math.inf)
     spent = (2 * n_bits * n_rounds * exponential_mechanism_zcdp(bit_eps)
              + (2 * n_votes * exponential_mechanism_zcdp(vote_eps) if n_votes else 0.0)
              + 1.0 / (2.0 * sigma * sigma))
