@@ -161,6 +161,7 @@ class DebiasedSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimato
                                   int(self.max_clusters), int(self.n_init),
                                   check_random_state(self.random_state))
         set_result_attributes(self, res, _SPECTRAL_FIELDS)
+        warn_if_fewer_clusters(k, self.labels_, stacklevel=4)
 
 
 @fill_doc
@@ -278,6 +279,7 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         self.released_graph_ = released
         self.flip_probability_ = p
         self.epsilon_spent_ = float(self.epsilon)
+        warn_if_fewer_clusters(k, self.labels_, stacklevel=4)
 
 
 @fill_doc
@@ -385,6 +387,7 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         self.rho_spent_ = rho
         self.epsilon_spent_ = epsilon
         self.delta_spent_ = delta
+        warn_if_fewer_clusters(k, self.labels_, stacklevel=4)
 
 
 #: The fields of a label-propagation result that become fitted attributes.

@@ -9,7 +9,8 @@ perturbed graph alone is post-processing and keeps the guarantee
 
 from ._flip import flip_pair_keys, DEFAULT_MAX_ADDED_EDGES, EdgeFlipPerturbation, expected_added_edges, flip_edges
 from ._power import NoisyPowerResult, noisy_power_method
-from ._label_propagation import (LabelPropagationResult, block_counts, label_propagation_rounds,
+from ._label_propagation import (LabelPropagationResult, bit_vote_probabilities, bit_votes,
+                                 block_counts, label_propagation_rounds,
                                  label_vote_probabilities, label_votes,
                                  private_label_propagation, release_block_counts)
 from ._bp import belief_propagation_communities
@@ -54,6 +55,8 @@ __all__ = [
     "LabelPropagationResult",
     "private_label_propagation",
     "label_propagation_rounds",
+    "bit_votes",
+    "bit_vote_probabilities",
     "label_votes",
     "label_vote_probabilities",
     "block_counts",

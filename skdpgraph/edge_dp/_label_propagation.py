@@ -52,6 +52,7 @@ from sklearn.cluster import KMeans
 
 from ..privacy import (
     bit_vote_scale,
+    check_epsilon,
     discrete_gaussian,
     discrete_laplace,
     gaussian_sigma,
@@ -71,6 +72,8 @@ __all__ = [
     "label_propagation_rounds",
     "label_votes",
     "label_vote_probabilities",
+    "bit_votes",
+    "bit_vote_probabilities",
     "block_counts",
     "release_block_counts",
 ]
@@ -195,28 +198,34 @@ def _decorrelation(centred):
     return np.linalg.inv(L.T) * np.diag(L)[None, :]
 
 
-def _bit_rounds(A, n_bits, n_rounds, bit_epsilon, n_avg, rng):
-    """The released bits of every round; returns the mean of the last ``n_avg`` rounds.
+def _bit_scores(A, x, bit_epsilon):
+    """``eta_j S_vj``: the log-odds of each node's vote for ``+1`` on each bit."""
+    mean = x.mean(axis=0)
+    centred = x - mean
+    B = _decorrelation(centred)
+    eta = np.array([bit_vote_scale(bit_epsilon, mean, B[:, j]) for j in range(x.shape[1])])
+    S = np.asarray(A @ centred) @ B
+    S *= eta
+    return S
 
-    Node ``v`` draws bit ``j`` as ``+1`` with probability ``sigmoid(eta_j
-    S_vj)``, ``S_v = sum over neighbours of (x_w - m) B``: its neighbours'
-    centred public bits, decorrelated by the public ``B``
-    (:func:`skdpgraph.privacy.bit_vote_scale` gives ``eta_j``).
-    """
+
+def _bit_draws(A, x, bit_epsilon, rng):
+    """One round of bit votes: ``+1`` with probability ``sigmoid(eta_j S_vj)``."""
+    S = _bit_scores(A, x, bit_epsilon)
+    S *= 0.5
+    # Gumbel-max over {-1, +1} with utilities -S/2 and +S/2.
+    gumbel = standard_gumbel((2,) + S.shape, rng)
+    return np.where(S + gumbel[1] > gumbel[0] - S, 1.0, -1.0)
+
+
+def _bit_rounds(A, n_bits, n_rounds, bit_epsilon, n_avg, rng):
+    """The released bits of every round; returns the mean of the last ``n_avg`` rounds."""
     n = A.shape[0]
     # The public start: independent fair bits.
     x = 2.0 * rng.integers(0, 2, size=(n, n_bits)) - 1.0
     total = np.zeros((n, n_bits))
     for it in range(n_rounds):
-        mean = x.mean(axis=0)
-        centred = x - mean
-        B = _decorrelation(centred)
-        eta = np.array([bit_vote_scale(bit_epsilon, mean, B[:, j]) for j in range(n_bits)])
-        S = np.asarray(A @ centred) @ B
-        S *= 0.5 * eta
-        # Gumbel-max over {-1, +1} with utilities -S/2 and +S/2: P(+1) = sigmoid(eta S).
-        gumbel = standard_gumbel((2, n, n_bits), rng)
-        x = np.where(S + gumbel[1] > gumbel[0] - S, 1.0, -1.0)
+        x = _bit_draws(A, x, bit_epsilon, rng)
         if it >= n_rounds - n_avg:
             total += x
     return total / n_avg
@@ -236,18 +245,47 @@ def _noisy_counts(E, noise, sampler, rng):
     return released + np.triu(released, 1).T
 
 
-def _block_model(E, size):
-    """Eigenvalues of the block model fitted to block counts, and the noise edge."""
+def _count_noise_std(plan):
+    """Standard deviation of the integer noise on each released block count (public)."""
+    if plan.rho is None:
+        q = math.exp(-1.0 / plan.count_noise)  # discrete Laplace: variance 2q / (1 - q)^2
+        return math.sqrt(2.0 * q) / (1.0 - q)
+    return plan.count_noise
+
+
+def _group_cap(n, noise_std):
+    """Most start groups whose released counts the noise leaves readable.
+
+    With ``m`` groups of ``n / m`` nodes the count noise adds a random
+    matrix of spectral norm about ``2 noise_std m^1.5 / n`` to the fitted
+    block model; capping ``m`` at ``(n / (2 noise_std))^(2/3)`` keeps it
+    below one edge per node.
+    """
+    return max(2, int((n / (2.0 * max(noise_std, 1e-12))) ** (2.0 / 3.0)))
+
+
+def _block_model(E, size, noise_std):
+    """Eigenvalues of the block model fitted to released block counts, and the noise edge.
+
+    The edge is ``2 sqrt(d)`` (the spectrum of a graph of mean degree ``d``
+    without communities, ``d`` read from the released counts) plus the
+    edge of the count noise: ``2`` times the largest row norm of its
+    standard deviations in the fitted matrix ``sqrt(s_a s_b) P_ab``.
+    """
     size = np.asarray(size, dtype=float)
     E = np.maximum(E, 0.0)
     N = np.outer(size, size)
     np.fill_diagonal(N, size * (size - 1.0) / 2.0)
-    P = np.minimum(E / np.maximum(N, 1.0), 1.0)
+    N = np.maximum(N, 1.0)
+    P = np.minimum(E / N, 1.0)
     root = np.sqrt(size)
+    scale = root[:, None] * root[None, :] / N
     vals = np.linalg.eigvalsh(root[:, None] * P * root[None, :])[::-1]
     n = size.sum()
     edges = np.triu(E).sum()
-    return vals, 2.0 * math.sqrt(max(2.0 * edges / max(n, 1.0), 0.0))
+    graph_edge = 2.0 * math.sqrt(max(2.0 * edges / max(n, 1.0), 0.0))
+    noise_edge = 2.0 * noise_std * float(np.sqrt((scale**2).sum(axis=1)).max())
+    return vals, graph_edge + noise_edge
 
 
 def _start_groups(embedding, m, n_init, rng):
@@ -270,14 +308,16 @@ def _label_propagation(A, n_clusters, plan, n_bits, n_rounds, n_votes, n_init, m
     n = A.shape[0]
     n_avg = min(3, n_rounds)
     embedding = _bit_rounds(A, n_bits, n_rounds, plan.bit_epsilon, n_avg, rng)
+    noise_std = _count_noise_std(plan)
+    cap = _group_cap(n, noise_std)
     if n_clusters == "auto":
-        m = min(max_clusters, 2 ** n_bits, n)
+        m = min(max_clusters, 2 ** n_bits, n, cap)
     else:
-        m = min(2 * n_clusters, n_clusters + 24, n)
+        m = min(2 * n_clusters, n_clusters + 24, n, max(n_clusters, cap))
     groups, m = _start_groups(embedding, m, n_init, rng)
     E = _release_block_counts(A, groups, m, plan, rng)
     size = np.bincount(groups, minlength=m)
-    vals, edge = _block_model(E, size)
+    vals, edge = _block_model(E, size, noise_std)
     k = max(1, int(np.sum(vals > edge))) if n_clusters == "auto" else n_clusters
     merged = _merge_blocks(np.maximum(E, 0.0), size, k)
     labels = merged[groups]
@@ -501,6 +541,95 @@ def label_votes(adjacency, labels, epsilon, *, n_labels=None, weights=None,
     A, labels, m, weights = _check_vote(adjacency, labels, n_labels, weights)
     scale = vote_scale(epsilon, weights) * weights
     return _votes(A, labels, m, scale, check_random_state(random_state))
+
+
+def _check_bits(adjacency, bits):
+    A = check_adjacency(adjacency, what="adjacency")
+    x = np.asarray(bits, dtype=np.float64)
+    one = x.ndim == 1
+    x = x.reshape(x.shape[0], -1) if x.ndim in (1, 2) else x
+    if x.ndim != 2 or x.shape[0] != A.shape[0] or x.shape[1] < 1:
+        raise ValueError(f"bits must have shape ({A.shape[0]},) or ({A.shape[0]}, r); got "
+                         f"{np.shape(bits)}.")
+    if not np.all(np.abs(x) == 1.0):
+        raise ValueError("bits must be -1 or +1.")
+    return A, x, one
+
+
+def bit_vote_probabilities(adjacency, bits, epsilon):
+    """The law of one round of bit votes (:func:`bit_votes`): ``P(+1)`` for every node and bit.
+
+    Parameters
+    ----------
+    adjacency : array-like, sparse matrix or networkx.Graph
+        The private graph.
+    bits : array-like of -1/+1, shape (n,) or (n, r)
+        The public bits the votes read.
+    epsilon : float > 0
+        Guarantee of each vote.
+
+    Returns
+    -------
+    ndarray of the shape of ``bits``
+        ``sigmoid(eta_j S_vj)``, with ``S_v = sum over neighbours w of (x_w
+        - m) B``: ``m`` the bits' means and ``B`` the public unit
+        upper-triangular matrix that makes the centred bits' columns
+        orthogonal (Gram-Schmidt in column order), ``eta_j =
+        bit_vote_scale(epsilon, m, B[:, j])``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skdpgraph.edge_dp import bit_vote_probabilities
+    >>> A = np.array([[0, 1, 1], [1, 0, 0], [1, 0, 0]])
+    >>> np.round(bit_vote_probabilities(A, [1, -1, -1], 1.0), 3)
+    array([0.269, 0.731, 0.731])
+    """
+    A, x, one = _check_bits(adjacency, bits)
+    P = 1.0 / (1.0 + np.exp(-_bit_scores(A, x, epsilon)))
+    return P.ravel() if one else P
+
+
+@fill_doc
+def bit_votes(adjacency, bits, epsilon, *, random_state=None):
+    """One round of binary votes on public bits: the start of the central route.
+
+    Each node redraws each of its ``r`` public bits: ``+1`` with probability
+    ``sigmoid(eta_j S_vj)`` (:func:`bit_vote_probabilities`), a binary
+    exponential mechanism whose score sums its neighbours' centred bits,
+    decorrelated by a public Gram-Schmidt of the bits' columns. Repeated,
+    this is a noisy subspace iteration of the centred adjacency with a
+    ``+-1`` iterate. One edge moves the score of each endpoint by at most
+    the bound of :func:`skdpgraph.privacy.bit_vote_scale`, so each vote is
+    ``epsilon``-DP and ``epsilon``-bounded-range, and a round is ``2 r
+    epsilon``-edge-DP and ``r epsilon**2 / 4``-zCDP. Sampled by Gumbel-max
+    with :func:`skdpgraph.privacy.standard_gumbel`. Time ``O((|E| + n) r +
+    n r^2)``.
+
+    Parameters
+    ----------
+    adjacency, bits, epsilon
+        As in :func:`bit_vote_probabilities`.
+    {{random_state}}
+
+    Returns
+    -------
+    ndarray of -1/+1 floats, the shape of ``bits``
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> import numpy as np
+    >>> from skdpgraph.edge_dp import bit_votes
+    >>> G = nx.barbell_graph(30, 0)
+    >>> start = np.r_[np.ones(27), -np.ones(33)]  # three nodes of the first clique start wrong
+    >>> votes = bit_votes(G, start, 1.0, random_state=0)
+    >>> int((votes[:30] == 1).sum()), int((votes[30:] == -1).sum())
+    (30, 30)
+    """
+    A, x, one = _check_bits(adjacency, bits)
+    out = _bit_draws(A, x, check_epsilon(epsilon), check_random_state(random_state))
+    return out.ravel() if one else out
 
 
 def block_counts(adjacency, labels, *, n_labels=None):
