@@ -32,6 +32,9 @@ Routes, at epsilon 1..8 (edge-DP, neighbours differ in one edge):
   estimated from the released spectrum; all pure eps;
 * ``noisy-power``: the central noisy power method (Hardt and Price), k
   given, 8 iterations, (eps, 1e-6)-DP through zCDP;
+* ``lp``: the central label propagation (``PrivateLabelPropagation``), k
+  given, (eps, 1e-6)-DP through zCDP; ``lp+auto-k``: the same with k
+  estimated from its released block counts;
 
 beside non-private Louvain (networkx) and non-private adjacency spectral
 clustering (k given). ``rr+default`` and ``rr+auto-k`` run on the
@@ -40,13 +43,29 @@ are median ARI over the seeds; times are median seconds per fit. SCAN is skipped
 3 million edges (its masked product A @ A grows with the square of the
 degree), k-medoids above 1,000 nodes.
 
-Run: ``python benchmarks/bench_edge_dp_communities.py [--quick | --small-only | --large-only]
-[--seeds N]``
+``--goals``: the graphs of issue 28 (stochastic block models with 20 blocks
+of degree 20 at 20,000 and 200,000 nodes, LFR graphs of 1,000 and 3,000
+nodes, the karate club), 3 graphs x 3 releases per cell, graphs from seeds
+1000 and up (the tests use none of them). ``--frontier``: the smallest
+epsilon (on a grid) at which each route reaches a median ARI of 0.9 on
+block models of 10 blocks (degree 20 and 50, mixing 0.1) from 1,000 to
+1,000,000 nodes, beside the epsilon at which the randomized-response
+release crosses the Kesten-Stigum threshold; ``--figure`` draws it from
+the saved results. ``--scale-central``: the label propagation on a
+1,000,000-node graph with 10,000,000 edges (time and peak memory).
+
+Run: ``python benchmarks/bench_edge_dp_communities.py [--quick | --small-only | --large-only |
+--goals | --frontier | --figure | --scale-central] [--seeds N]``
 """
 
 import argparse
+import json
+import math
+import pathlib
 import resource
 import time
+
+import warnings
 
 import networkx as nx
 import numpy as np
@@ -58,14 +77,17 @@ from skdpgraph.cluster import (
     GraphKMedoids,
     NoisyPowerClustering,
     PrivateGraphClustering,
+    PrivateLabelPropagation,
     RandomizedResponseSpectralClustering,
 )
 from skdpgraph.datasets import make_lfr_graph
 from skdpgraph.edge_dp import expected_added_edges, pig_s_from_epsilon
+from skdpgraph.privacy import randomized_response_probability
 from skdpgraph.utils import check_adjacency, edges_to_csr
 
 ROUTES = ["pig+scan", "pig+kmedoids", "rr+spectral", "rr+spectral+likelihood", "rr+default",
-          "rr+auto-k", "noisy-power"]
+          "rr+auto-k", "noisy-power", "lp", "lp+auto-k"]
+OUTPUT = pathlib.Path(__file__).resolve().parent / "output"
 
 
 def lfr(n, mu, seed):
@@ -137,6 +159,13 @@ def run_routes(A, y, eps, seed, routes):
                                                    n_init=10 if k < 50 else 2,
                                                    random_state=seed).fit(A))
         out["noisy-power"] = (adjusted_rand_score(y, m.labels_), t)
+    if "lp" in routes:
+        m, t = _timed(lambda: PrivateLabelPropagation(k, epsilon=eps, random_state=seed).fit(A))
+        out["lp"] = (adjusted_rand_score(y, m.labels_), t)
+    if "lp+auto-k" in routes:
+        m, t = _timed(lambda: PrivateLabelPropagation("auto", epsilon=eps,
+                                                      random_state=seed).fit(A))
+        out["lp+auto-k"] = (adjusted_rand_score(y, m.labels_), t)
     return out
 
 
@@ -201,6 +230,199 @@ def scale_run(epsilon, sample_rate, seed=0):
           f"{t:.1f} s", flush=True)
 
 
+def _quiet_fit(fit):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fit()
+
+
+def _goal_cell(route, A, y, eps, seed, max_added):
+    """ARI and seconds of one fit, or the reason it was not run."""
+    k = int(np.unique(y).size)
+    if route == "rr":
+        added = expected_added_edges(A.shape[0], pig_s_from_epsilon(eps))
+        if added > max_added:
+            return None, f"{added:.1e} added edges"
+        make = lambda: RandomizedResponseSpectralClustering(  # noqa: E731
+            k, epsilon=eps, max_added_edges=max_added, n_init=10 if k < 50 else 2,
+            random_state=seed)
+    else:
+        make = lambda: PrivateLabelPropagation(k, epsilon=eps, random_state=seed)  # noqa: E731
+    m, t = _timed(lambda: _quiet_fit(lambda: make().fit(A)))
+    return (adjusted_rand_score(y, m.labels_), t), None
+
+
+def karate():
+    G = nx.karate_club_graph()
+    return check_adjacency(G), np.array([G.nodes[v]["club"] == "Officer" for v in G], int)
+
+
+#: The graphs of issue 28: name, generator of seed, epsilons, routes.
+GOALS = [
+    ("SBM 20 x 1,000, degree 20, mixing 0.1",
+     lambda s: planted_partition(20, 1000, 20, 0.1, s), [4, 6, 7, 8]),
+    ("SBM 20 x 10,000, degree 20, mixing 0.1",
+     lambda s: planted_partition(20, 10_000, 20, 0.1, s), [4, 6, 8, 10]),
+    ("LFR 3,000, degree 10, mixing 0.1", lambda s: lfr(3000, 0.1, s), [3, 4]),
+    ("LFR 1,000, degree 10, mixing 0.1", lambda s: lfr(1000, 0.1, s), [3, 4]),
+    ("karate club (two factions)", lambda s: karate(), [4]),
+]
+
+
+def goals(n_graphs=3, n_releases=3, max_added=5e7):
+    """Median ARI over graphs x releases on the issue's graphs (graph seeds 1000+)."""
+    for name, make, epsilons in GOALS:
+        cells = {}
+        for g in range(n_graphs):
+            A, y = make(1000 + g)
+            for eps in epsilons:
+                for route in ("rr", "lp"):
+                    for r in range(n_releases):
+                        res, why = _goal_cell(route, A, y, eps, 100 * g + r, max_added)
+                        cells.setdefault((route, eps), []).append(res if why is None else why)
+        print(f"\n## {name}: n={A.shape[0]}, |E|~{A.nnz // 2}, k={np.unique(y).size}; median "
+              f"ARI over {n_graphs} graph(s) x {n_releases} releases (median seconds)")
+        print("| route | " + " | ".join(f"eps={e:g}" for e in epsilons) + " |")
+        print("|---|" + "---|" * len(epsilons))
+        for route in ("rr", "lp"):
+            row = []
+            for e in epsilons:
+                v = cells[(route, e)]
+                if isinstance(v[0], str):
+                    row.append(f"- ({v[0]})")
+                else:
+                    a = [x[0] for x in v]
+                    row.append(f"{np.median(a):.2f} ({np.median([x[1] for x in v]):.1f}s)")
+            print(f"| {route} | " + " | ".join(row) + " |", flush=True)
+
+
+def ks_epsilon(n, k, d_in, d_out):
+    """Smallest epsilon at which the randomized-response release of a symmetric block
+    model (k blocks, in- and out-degrees d_in, d_out) is above the Kesten-Stigum threshold.
+
+    The release is again a block model, ``c' = n (c (1 - 2p) / n + p)``;
+    detectable by efficient methods iff ``(c_in' - c_out')^2 > k (c_in' + (k - 1) c_out')``.
+    """
+    s = n / k
+    p_in, p_out = d_in / max(s - 1, 1), d_out / max(n - s, 1)
+
+    def snr(eps):
+        p = randomized_response_probability(eps)
+        c_in, c_out = n * (p_in * (1 - 2 * p) + p), n * (p_out * (1 - 2 * p) + p)
+        return (c_in - c_out) ** 2 / (k * (c_in + (k - 1) * c_out))
+
+    lo, hi = 0.01, 40.0
+    if snr(hi) <= 1:
+        return math.inf
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if snr(mid) <= 1 else (lo, mid)
+    return hi
+
+
+FRONTIER_FAMILIES = [("10 blocks, degree 20", 10, 20), ("10 blocks, degree 50", 10, 50)]
+FRONTIER_SIZES = [1_000, 10_000, 100_000, 1_000_000]
+FRONTIER_EPS = [1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 10, 12]
+
+
+def frontier(n_graphs=2, max_added=5e7, target=0.9):
+    """Smallest epsilon of the grid at which each route's median ARI reaches ``target``."""
+    results = []
+    for family, k, degree in FRONTIER_FAMILIES:
+        for n in FRONTIER_SIZES:
+            graphs = [planted_partition(k, n // k, degree, 0.1, 2000 + g) for g in range(n_graphs)]
+            d_in, d_out = degree * 0.9, degree * 0.1
+            row = {"family": family, "n": n, "k": k, "degree": degree,
+                   "ks_rr": ks_epsilon(n, k, d_in, d_out)}
+            for route in ("rr", "lp", "noisy-power"):
+                found, path = None, []
+                for eps in FRONTIER_EPS:
+                    if route == "rr" and expected_added_edges(n, pig_s_from_epsilon(eps)) > max_added:
+                        path.append((eps, None, None))
+                        continue
+                    aris, times = [], []
+                    for g, (A, y) in enumerate(graphs):
+                        if route == "noisy-power":
+                            make = lambda: NoisyPowerClustering(  # noqa: E731
+                                k, epsilon=eps, delta=1e-6, random_state=g)
+                            m, t = _timed(lambda: _quiet_fit(lambda: make().fit(A)))
+                            res = (adjusted_rand_score(y, m.labels_), t)
+                        else:
+                            res, _ = _goal_cell(route, A, y, eps, g, max_added)
+                        aris.append(res[0])
+                        times.append(res[1])
+                    path.append((eps, float(np.median(aris)), float(np.median(times))))
+                    if np.median(aris) >= target:
+                        found = eps
+                        break
+                row[route] = found
+                row[route + "_path"] = path
+                print(f"{family}, n={n}: {route} reaches {target} at eps={found} "
+                      f"(path {[(e, None if a is None else round(a, 2)) for e, a, _ in path]}); "
+                      f"RR release at the KS line from eps={row['ks_rr']:.2f}", flush=True)
+            results.append(row)
+    OUTPUT.mkdir(exist_ok=True)
+    (OUTPUT / "edge_dp_frontier.json").write_text(json.dumps(results, indent=1))
+    print_frontier(results)
+    return results
+
+
+def print_frontier(results):
+    print("\n| graph | n | randomized response | label propagation | noisy power | "
+          "RR release at the KS line |")
+    print("|---|---|---|---|---|---|")
+    for r in results:
+        cell = lambda e: "> 12" if e is None else f"{e:g}"  # noqa: E731
+        rr = cell(r["rr"])
+        if r["rr"] is None and all(a is None for _, a, _ in r["rr_path"]):
+            rr = "not run (release above 5e7 edges)"
+        print(f"| {r['family']} | {r['n']:,} | {rr} | {cell(r['lp'])} | "
+              f"{cell(r['noisy-power'])} | {r['ks_rr']:.1f} |")
+
+
+def figure():
+    """Draw the measured frontier and the Kesten-Stigum line from the saved results."""
+    import matplotlib.pyplot as plt
+
+    results = json.loads((OUTPUT / "edge_dp_frontier.json").read_text())
+    fig, axes = plt.subplots(1, len(FRONTIER_FAMILIES), figsize=(11, 4), sharey=True)
+    for ax, (family, k, degree) in zip(np.atleast_1d(axes), FRONTIER_FAMILIES):
+        rows = [r for r in results if r["family"] == family]
+        ns = np.array([r["n"] for r in rows])
+        grid = np.logspace(3, 6, 60)
+        ax.plot(grid, [ks_epsilon(n, k, 0.9 * degree, 0.1 * degree) for n in grid], "k--",
+                label="RR release at the Kesten-Stigum threshold")
+        for route, style in (("rr", "o-"), ("lp", "s-"), ("noisy-power", "^:")):
+            eps = np.array([np.nan if r[route] is None else r[route] for r in rows], float)
+            ax.plot(ns, eps, style, label={"rr": "randomized response (measured)",
+                                           "lp": "label propagation (measured)",
+                                           "noisy-power": "noisy power (measured)"}[route])
+        ax.set_xscale("log")
+        ax.set_xlabel("nodes")
+        ax.set_title(f"{family}, mixing 0.1")
+        ax.grid(alpha=0.3)
+    np.atleast_1d(axes)[0].set_ylabel("smallest epsilon with median ARI >= 0.9")
+    np.atleast_1d(axes)[0].legend(fontsize=8)
+    fig.tight_layout()
+    out = OUTPUT / "edge_dp_frontier.png"
+    fig.savefig(out, dpi=120)
+    print(f"wrote {out}")
+
+
+def scale_central(epsilon=8.0):
+    """PrivateLabelPropagation on 10^6 nodes and 10^7 edges: seconds and peak memory."""
+    t0 = time.perf_counter()
+    A, y = planted_partition(10, 100_000, 20, 0.1, 3000)
+    print(f"graph: {A.shape[0]:,} nodes, {A.nnz // 2:,} edges ({time.perf_counter() - t0:.1f} s)")
+    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    m, t = _timed(lambda: _quiet_fit(lambda: PrivateLabelPropagation(
+        10, epsilon=epsilon, random_state=0).fit(A)))
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"label propagation, eps={epsilon}: ARI {adjusted_rand_score(y, m.labels_):.2f}, "
+          f"{t:.1f} s; peak RSS {rss / 1024:.0f} MB (after the graph: {rss0 / 1024:.0f} MB)",
+          flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="LFR 1,000 (mixing 0.1) and the "
@@ -210,7 +432,25 @@ def main():
                     help="only the 10,000-node LFR graph and the 100,000-node scale run")
     ap.add_argument("--small-only", action="store_true",
                     help="only the 1,000-node graphs (LFR mixing 0.1-0.4 and the small SBM)")
+    ap.add_argument("--goals", action="store_true", help="the graphs of issue 28")
+    ap.add_argument("--frontier", action="store_true",
+                    help="smallest epsilon reaching ARI 0.9, 10^3 to 10^6 nodes")
+    ap.add_argument("--figure", action="store_true", help="draw the saved frontier")
+    ap.add_argument("--scale-central", action="store_true",
+                    help="label propagation on 10^6 nodes, 10^7 edges")
     args = ap.parse_args()
+    if args.goals:
+        goals()
+        return
+    if args.frontier:
+        frontier()
+        return
+    if args.figure:
+        figure()
+        return
+    if args.scale_central:
+        scale_central()
+        return
     if args.large_only:
         large_only()
         return

@@ -419,6 +419,22 @@ def _kmeans(X, k, n_init, rng):
     return km.labels_.astype(np.int64)
 
 
+def _resolve_refine(refine, A, k, signal):
+    """``refine="auto"``: belief propagation where the release shows signal and its messages fit.
+
+    The signal is public: the number of eigenvalues of the debiased
+    adjacency above the noise edge. With at most one (the trivial one) the
+    release shows no community to the spectrum, and belief propagation,
+    which costs seconds to tens of seconds there, found none in the
+    measurements (``docs/edge_dp.md``): the likelihood EM runs instead.
+    """
+    if refine != "auto":
+        return refine
+    messages = A.nnz * 2.0 * k
+    fits = 8.0 * 6 * messages <= get_config()["max_dense_memory"]
+    return "bp" if signal >= 2 and messages <= _BP_MAX_MESSAGES and fits else "likelihood"
+
+
 def _spectral_canonical(A, p, q, n_clusters, regularization, refine, max_clusters,
                         n_init, rng):
     n = A.shape[0]
@@ -433,10 +449,23 @@ def _spectral_canonical(A, p, q, n_clusters, regularization, refine, max_cluster
             if vals[-1] <= edge or m >= top:
                 break
             m = min(2 * m, top)
-        k = max(1, int(np.sum(vals > edge)))
+        signal = int(np.sum(vals > edge))
+        k = max(1, signal)
+        refine = _resolve_refine(refine, A, min(2 * k, top), signal)
+        if refine == "bp" and k > 1 and n > _DENSE_MAX_NODES:
+            # Near the detection limit the spectrum shows about half of the
+            # communities; belief propagation empties the labels it does not
+            # need, so it starts from twice the count (measured on the
+            # 1,000-node LFR graphs: the true number of communities comes
+            # back from epsilon 4, where the count alone misses a sixth).
+            # On graphs of a few dozen nodes it keeps spurious small labels.
+            k = min(2 * k, top)
+            if k > vals.size:
+                vals, vecs = _top_eigs(M, k, rng)
     else:
         k = n_clusters
         vals, vecs = _top_eigs(M, min(k, cap), rng)
+        refine = _resolve_refine(refine, A, k, int(np.sum(vals > edge)))
     if regularization is not None:
         degree = (np.asarray(A.sum(axis=1)).ravel() / q - p * (n - 1)) / (1.0 - 2.0 * p)
         degree = np.maximum(degree, 0.0)
@@ -448,10 +477,6 @@ def _spectral_canonical(A, p, q, n_clusters, regularization, refine, max_cluster
     norms = np.linalg.norm(V, axis=1, keepdims=True)
     X = V / np.where(norms > 0, norms, 1.0)
     spectral = _kmeans(X, k, n_init, rng)
-    if refine == "auto":
-        messages = A.nnz * 2.0 * k
-        fits = 8.0 * 6 * messages <= get_config()["max_dense_memory"]
-        refine = "bp" if messages <= _BP_MAX_MESSAGES and fits else "likelihood"
     if refine is None or k < 2:
         labels = spectral
     elif refine == "bp":
