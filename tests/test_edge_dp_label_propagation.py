@@ -406,3 +406,46 @@ _FEATURES = (
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+# ---------------------------------------------------------------------------
+# The randomized-response route: refinement and k from public signal
+# ---------------------------------------------------------------------------
+
+def test_rr_skips_belief_propagation_where_the_release_shows_no_signal():
+    # An Erdos-Renyi graph released at epsilon 2: no eigenvalue above the
+    # noise edge but the trivial one, so refine=True runs the likelihood EM
+    # (a fraction of a second) instead of belief propagation (seconds).
+    G = nx.fast_gnp_random_graph(400, 0.07, seed=0)
+    auto, likelihood = (RandomizedResponseSpectralClustering(4, epsilon=2.0, refine=r,
+                                                              random_state=0).fit(G)
+                        for r in (True, "likelihood"))
+    assert np.sum(auto.eigenvalues_ > auto.bulk_edge_) <= 1
+    np.testing.assert_array_equal(auto.labels_, likelihood.labels_)
+
+
+def test_rr_auto_k_on_both_sides():
+    G = nx.planted_partition_graph(4, 60, 0.35, 0.01, seed=1)
+    model = RandomizedResponseSpectralClustering("auto", epsilon=5.0, random_state=0).fit(G)
+    assert model.n_clusters_ == 4
+    assert adjusted_rand_score(np.repeat(np.arange(4), 60), model.labels_) > 0.95
+    for eps in (2.0, 8.0):
+        E = nx.fast_gnp_random_graph(240, 0.1, seed=2)
+        none = RandomizedResponseSpectralClustering("auto", epsilon=eps, random_state=0).fit(E)
+        assert none.n_clusters_ == 1
+
+
+def test_rr_auto_k_on_small_graphs():
+    # Below 65 nodes the noise edge comes from null releases drawn from the
+    # released degrees: the two factions of the karate club and the two sides
+    # of the Davis graph are found in a nearly noiseless release, and small
+    # Erdos-Renyi graphs stay in one cluster.
+    karate = nx.karate_club_graph()
+    davis = nx.Graph(nx.davis_southern_women_graph())
+    for G in (karate, davis):
+        assert RandomizedResponseSpectralClustering("auto", epsilon=8.0,
+                                                    random_state=0).fit(G).n_clusters_ == 2
+    for seed, (n, p) in enumerate([(20, 0.2), (32, 0.15), (60, 0.3)]):
+        E = nx.gnp_random_graph(n, p, seed=seed)
+        assert RandomizedResponseSpectralClustering("auto", epsilon=8.0,
+                                                    random_state=0).fit(E).n_clusters_ == 1

@@ -484,7 +484,7 @@ class PrivateLabelPropagation(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         "epsilon": [Interval(Real, 0, None, closed="neither")],
         "delta": [Interval(Real, 0, 1, closed="neither"), None],
         "rho": [Interval(Real, 0, None, closed="neither"), None],
-        "n_bits": [Interval(Integral, 1, 20, closed="both"), None],
+        "n_bits": [Interval(Integral, 1, 16, closed="both"), None],
         "n_rounds": [Interval(Integral, 1, None, closed="left"), None],
         "n_votes": [Interval(Integral, 0, None, closed="left")],
         "max_clusters": [Interval(Integral, 1, None, closed="left")],

@@ -290,9 +290,12 @@ def _block_model(E, size, noise_std):
 
 def _start_groups(embedding, m, n_init, rng):
     """k-means of the nodes' bit means into ``m`` groups (on the distinct points, weighted)."""
-    points, inverse, counts = np.unique(embedding, axis=0, return_inverse=True,
-                                        return_counts=True)
-    inverse = inverse.ravel()
+    # The means take few values (multiples of 2 / n_avg): one integer key per row.
+    levels = np.rint((embedding + 1.0) * 4.5).astype(np.int64)  # at most 10 levels
+    keys = levels @ (10 ** np.arange(embedding.shape[1], dtype=np.int64))
+    _, first, inverse, counts = np.unique(keys, return_index=True, return_inverse=True,
+                                          return_counts=True)
+    points = embedding[first]
     m = min(m, points.shape[0])
     if m <= 1:
         return np.zeros(embedding.shape[0], dtype=np.int64), 1
@@ -386,7 +389,7 @@ def private_label_propagation(adjacency, n_clusters=8, *, epsilon=1.0, delta=1e-
     rho : float > 0, default=None
         A zCDP budget instead of ``epsilon`` (``delta`` then says how it is
         reported).
-    n_bits : int >= 1, default=None
+    n_bits : int in [1, 16], default=None
         Bits per node (``None``: ``ceil(log2 k) + 1``, one for two
         communities, 6 with ``"auto"``).
     n_rounds : int >= 1, default=None
@@ -424,7 +427,7 @@ def private_label_propagation(adjacency, n_clusters=8, *, epsilon=1.0, delta=1e-
     n = A.shape[0]
     n_clusters = _check_n_clusters(n_clusters, n)
     if n_bits is not None:
-        n_bits = check_int(n_bits, "n_bits", 1)
+        n_bits = check_int(n_bits, "n_bits", 1, 16)
     if n_rounds is not None:
         n_rounds = check_int(n_rounds, "n_rounds", 1)
     n_votes = check_int(n_votes, "n_votes", 0)
