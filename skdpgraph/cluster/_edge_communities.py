@@ -91,10 +91,11 @@ class DebiasedSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimato
         consensus (:func:`~skdpgraph.edge_dp.debiased_spectral_clustering`);
         ``"likelihood"``, mean-field EM of a planted-partition likelihood
         (:func:`~skdpgraph.edge_dp.refine_communities`), much cheaper;
-        ``"auto"`` (what ``True`` runs), ``"bp"`` while its messages stay
-        below 4 million numbers (about a 1,000-node graph released at
-        ``epsilon >= 3`` with 20 communities) and ``"likelihood"`` above;
-        ``False``, none.
+        ``"auto"`` (what ``True`` runs), ``"bp"`` where the released
+        spectrum shows signal (two or more eigenvalues above the noise edge)
+        and its messages stay below 4 million numbers (about a 1,000-node
+        graph released at ``epsilon >= 3`` with 20 communities), and
+        ``"likelihood"`` otherwise; ``False``, none.
     max_clusters : int, default=256
         Cap of ``"auto"``.
     n_init : int, default=10

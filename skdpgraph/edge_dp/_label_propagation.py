@@ -7,28 +7,32 @@ one, so every choice is a bounded-range mechanism whose noise does not grow
 with the number of nodes (:func:`skdpgraph.privacy.vote_scale`); the rounds
 compose in zCDP (:func:`skdpgraph.privacy.plan_label_propagation`).
 
-1. **Bit rounds** (the start). Each node holds ``n_bits`` public bits, random
-   at first. In each round every node redraws each bit ``j`` by a binary
-   exponential mechanism whose utilities count its neighbours with bit
-   ``+1`` and ``-1``, weighted by ``1 - m_j`` and ``1 + m_j`` (``m_j`` the
-   public mean of bit ``j``): ``P(+1) = sigmoid(eta * sum_w (x_wj - m_j))``.
-   This is a noisy power iteration of the centred adjacency with a
-   ``+-1`` iterate: every bit's community means grow by about ``eta
-   lambda / 2`` per round (``lambda`` the community eigenvalue, about the
-   in-community degree) from the ``1 / sqrt(community size)`` of a random
-   start, until each community holds its own sign pattern.
-2. **Start labels** (post-processing). The mean of the last bits of each
-   node is a point of ``[-1, 1]^n_bits``; k-means splits the points into
-   ``2k`` groups (or more with ``n_clusters="auto"``).
-3. **Block counts**. The edges inside and between the start labels are
-   released with discrete Gaussian (or Laplace) noise; one edge moves one
-   count by one. The fitted block model's eigenvalues above the noise edge
-   ``2 sqrt(mean degree)`` estimate ``k`` (``"auto"``), and labels are
-   merged pairwise, each time the pair whose merge costs the least
-   block-model log-likelihood, down to ``k`` (post-processing).
-4. **Label rounds** (the refinement). Every node redraws its label by an
-   exponential mechanism over the counts of its neighbours in each label:
-   ``P(c)`` proportional to ``exp(eta * C_c)``.
+1. **Bit rounds** (the start; :func:`bit_votes`). Each node holds
+   ``n_bits`` public bits ``x`` in ``{-1, +1}``, random at first. In each
+   round every node redraws each bit ``j`` by a binary exponential
+   mechanism: ``P(+1) = sigmoid(eta_j S_vj)`` with ``S_v`` the sum over its
+   neighbours of ``(x_w - m) B``, ``m`` the public means of the bits and
+   ``B`` the public unit upper-triangular matrix that makes the centred
+   bits' columns orthogonal. This is a noisy subspace iteration of the
+   centred adjacency with a ``+-1`` iterate: a community's mean bits grow
+   by about ``eta lambda / 2`` per round (``lambda`` the community
+   eigenvalue, about the in-community degree) from the ``1 / sqrt(community
+   size)`` of a random start, until each community holds its own sign
+   pattern.
+2. **Start groups** (post-processing). The mean of each node's bits over
+   the last three rounds is a point of ``[-1, 1]^n_bits``; k-means splits
+   the points into ``2k`` groups (at most 64 with ``n_clusters="auto"``,
+   and fewer where the count noise would hide the groups' edges).
+3. **Block counts** (:func:`release_block_counts`). The edges inside and
+   between the groups are released with discrete Gaussian (or Laplace)
+   noise; one edge moves one count by one. The eigenvalues of the block
+   model fitted to them above ``2 sqrt(mean degree)`` plus the edge of the
+   count noise estimate ``k`` (``"auto"``), and groups are merged
+   pairwise, each time the pair whose merge costs the least block-model
+   log-likelihood, down to ``k`` (post-processing).
+4. **Label rounds** (the refinement; :func:`label_votes`). Every node
+   redraws its label by an exponential mechanism over the counts of its
+   neighbours in each label: ``P(c)`` proportional to ``exp(eta C_c)``.
 
 References
 ----------
@@ -106,8 +110,10 @@ class LabelPropagationResult(NamedTuple):
         counts: ``diag(sqrt(s)) P diag(sqrt(s))`` with ``P`` the released
         densities and ``s`` the group sizes.
     bulk_edge : float
-        ``2 sqrt(d)``, ``d`` the mean degree estimated from the released
-        counts: the edge of the spectrum of a graph without communities.
+        ``2 sqrt(d)`` (``d`` the mean degree read from the released counts:
+        the spectral edge of a graph without communities) plus the edge of
+        the count noise in the fitted block model; ``"auto"`` counts the
+        ``block_eigenvalues`` above it.
     rho : float or None
         zCDP parameter of the whole release (None: pure).
     epsilon : float
@@ -353,18 +359,21 @@ def private_label_propagation(adjacency, n_clusters=8, *, epsilon=1.0, delta=1e-
     The curator releases only each node's votes, each an exponential
     mechanism over the counts of its neighbours' public labels, and noisy
     counts of the edges between groups; their noise does not grow with the
-    number of nodes. The steps (see the module notes of
-    :mod:`skdpgraph.edge_dp`, ``_label_propagation``): ``n_rounds`` rounds
-    of ``n_bits`` binary votes per node (a noisy power iteration with a
-    ``+-1`` iterate, from a random start), k-means of the nodes' last bits
-    into start groups, the released block counts of those groups (which
-    give ``k`` with ``n_clusters="auto"`` and the merges down to ``k``),
-    and ``n_votes`` rounds of label votes.
+    number of nodes. The steps: ``n_rounds`` rounds of ``n_bits`` binary
+    votes per node (:func:`bit_votes`: a noisy subspace iteration with a
+    ``+-1`` iterate, from a random start), k-means of the mean of each
+    node's last three rounds of bits into ``2k`` start groups, their
+    released block counts (:func:`release_block_counts`, which give ``k``
+    with ``n_clusters="auto"`` and the merges down to ``k``), and
+    ``n_votes`` rounds of label votes (:func:`label_votes`). Read more in
+    ``docs/edge_dp.md`` (central label propagation).
 
     Privacy, for graphs that differ in one edge: one edge changes one
-    neighbour count of each endpoint by one, so every vote is
+    neighbour count (or neighbour sum) of each endpoint, so every vote is
     ``eps``-DP and ``eps``-bounded-range with
-    :func:`skdpgraph.privacy.vote_scale`, and one block count moves by one.
+    :func:`skdpgraph.privacy.vote_scale` (and
+    :func:`~skdpgraph.privacy.bit_vote_scale`), and one block count moves
+    by one.
     :func:`skdpgraph.privacy.plan_label_propagation` splits the budget
     (70 % to the bit rounds, 3 % to the counts, the rest to the label
     rounds) and composes the parts in zCDP (``delta`` given; reported as
@@ -381,7 +390,9 @@ def private_label_propagation(adjacency, n_clusters=8, *, epsilon=1.0, delta=1e-
         The private graph (see :func:`skdpgraph.utils.check_adjacency`).
     n_clusters : int or "auto", default=8
         Number of communities, public; ``"auto"``: the number of
-        eigenvalues of the released block model above ``2 sqrt(d)``.
+        eigenvalues of the block model fitted to the released counts above
+        ``2 sqrt(d)`` plus the count noise's edge (``d`` the released mean
+        degree).
     epsilon : float > 0, default=1.0
     delta : float in (0, 1) or None, default=1e-6
         ``(epsilon, delta)``-DP through zCDP; ``None``: pure ``epsilon``-DP
