@@ -5,6 +5,7 @@ samplers, estimator checks, the estimate of k on both sides, and a seeded utilit
 import itertools
 import math
 import warnings
+from fractions import Fraction
 
 import networkx as nx
 import numpy as np
@@ -168,7 +169,12 @@ def test_bit_vote_bound_is_the_largest_score_change():
         m = rng.uniform(-1, 1, r)
         b = rng.normal(size=r)
         change = max(abs((np.array(x) - m) @ b) for x in itertools.product((-1, 1), repeat=r))
-        assert bit_vote_scale(1.0, m, b) == pytest.approx(1.0 / change, rel=1e-12)
+        eta = bit_vote_scale(1.0, m, b)
+        assert eta == pytest.approx(1.0 / change, rel=1e-12)
+        # Exactly within the budget: eta times the bound, in rationals, is at most 1.
+        bound = (sum(abs(Fraction(v)) for v in b)
+                 + abs(sum(Fraction(u) * Fraction(v) for u, v in zip(m, b))))
+        assert Fraction(eta) * bound <= 1
     assert bit_vote_scale(0.4, 0.0) == 0.4
     with pytest.raises(ValueError, match="direction"):
         bit_vote_scale(1.0, [0.0, 0.0], [0.0, 0.0])

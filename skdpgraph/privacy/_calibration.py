@@ -22,6 +22,7 @@ The noise itself is drawn by :mod:`skdpgraph.privacy` 's samplers.
 
 import functools
 import math
+from fractions import Fraction
 
 import numpy as np
 from scipy.special import expit
@@ -631,15 +632,16 @@ def vote_scale(epsilon, weights=None):
     Returns
     -------
     eta : float
-        ``epsilon / max(weights)``.
+        ``epsilon / max(weights)``, rounded down where the division rounds
+        up, so that ``eta * max(weights) <= epsilon`` exactly.
 
     Examples
     --------
     >>> from skdpgraph.privacy import vote_scale
     >>> vote_scale(0.5)
     0.5
-    >>> vote_scale(0.5, [0.8, 1.25])
-    0.4
+    >>> vote_scale(0.5, [0.5, 2.0])
+    0.25
     """
     epsilon = check_epsilon(epsilon)
     if weights is None:
@@ -647,7 +649,7 @@ def vote_scale(epsilon, weights=None):
     w = np.asarray(weights, dtype=np.float64)
     if w.size == 0 or not np.all(np.isfinite(w)) or np.any(w < 0) or w.max() <= 0:
         raise ValueError("weights must be finite, >= 0 and not all zero.")
-    return epsilon / float(w.max())
+    return _below(epsilon, float(w.max()))
 
 
 def bit_vote_scale(epsilon, mean, direction=None):
@@ -695,4 +697,12 @@ def bit_vote_scale(epsilon, mean, direction=None):
     bound = math.fsum(np.abs(b).tolist()) + abs(math.fsum((m * b).tolist()))
     if not bound > 0:
         raise ValueError("direction must not be zero.")
-    return epsilon / bound
+    return _below(epsilon, bound)
+
+
+def _below(epsilon, bound):
+    """``epsilon / bound`` rounded so that ``eta * bound <= epsilon`` holds exactly."""
+    eta = epsilon / bound
+    if eta != 0.0 and Fraction(eta) * Fraction(bound) > Fraction(epsilon):
+        eta = math.nextafter(eta, 0.0)
+    return eta
