@@ -694,15 +694,19 @@ def bit_vote_scale(epsilon, mean, direction=None):
         raise ValueError("mean and direction must be finite arrays of the same shape.")
     if np.any(np.abs(m) > 1.0):
         raise ValueError("the means of +-1 bits lie in [-1, 1].")
-    bound = math.fsum(np.abs(b).tolist()) + abs(math.fsum((m * b).tolist()))
+    # The bound in exact rational arithmetic (r numbers): no rounding below it.
+    bound = (sum(abs(Fraction(v)) for v in b.tolist())
+             + abs(sum(Fraction(u) * Fraction(v) for u, v in zip(m.tolist(), b.tolist()))))
     if not bound > 0:
         raise ValueError("direction must not be zero.")
     return _below(epsilon, bound)
 
 
 def _below(epsilon, bound):
-    """``epsilon / bound`` rounded so that ``eta * bound <= epsilon`` holds exactly."""
-    eta = epsilon / bound
-    if eta != 0.0 and Fraction(eta) * Fraction(bound) > Fraction(epsilon):
+    """The largest double ``eta`` of about ``epsilon / bound`` with ``eta * bound <= epsilon``
+    exactly (``bound`` a double or a Fraction)."""
+    bound = Fraction(bound)
+    eta = float(Fraction(epsilon) / bound)
+    while eta > 0.0 and Fraction(eta) * bound > Fraction(epsilon):
         eta = math.nextafter(eta, 0.0)
     return eta
