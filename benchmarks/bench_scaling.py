@@ -24,7 +24,7 @@ one callable per competitor):
   planted partition with 100-node blocks and 10 edges per node, against
   ``scipy.sparse.csgraph.shortest_path`` plus ``kmedoids.fasterpam`` by hand
   (random init, one thread, as the estimator);
-* ``kmedoids_build``: the same with ``init="build"`` (the former default);
+* ``kmedoids_build``: the same with ``init="build"`` (PAM's greedy start);
 * ``noisy_max_prim``: ``noisy_max_prim_tree`` on a random connected graph,
   10 edges per node, U(0, 1) weights;
 * ``edge_flip``: ``EdgeFlipPerturbation(epsilon=4)`` of the planted

@@ -108,10 +108,12 @@ SUBPACKAGES = [
     ("skdpgraph.tree", "Spanning trees, exact and private"),
     ("skdpgraph.privacy", "Calibration, accounting and noise"),
     ("skdpgraph.edge_dp", "Edge differential privacy (PIG)"),
+    ("skdpgraph.distributed", "One graph larger than one process, on Dask"),
     ("skdpgraph.metrics", "Scores, homogeneity and the papers' bounds"),
     ("skdpgraph.datasets", "Data sets of the papers"),
     ("skdpgraph.plotting", "Plotting (optional matplotlib)"),
     ("skdpgraph.utils", "Graph input, sparse helpers and randomness"),
+    ("skdpgraph.exceptions", "Warnings and errors"),
 ]
 
 

@@ -18,8 +18,9 @@ Routes:
 
 * ``Louvain``: ``networkx.community.louvain_communities`` (seed 0), the
   non-private reference.
-* ``DBMSTClu, weights as distances``: what the library did by default with
-  the raw graph (counts read as distances; equal weights for LFR).
+* ``DBMSTClu, weights as distances``: what the library does by default with
+  the raw graph (counts read as distances, with a warning; equal weights for
+  LFR).
 * ``DBMSTClu``: the suited pipeline, non-private.
 * ``SCAN``: non-private, on the topology (default parameters).
 * ``weight-DP, auto``: ``PrivateMSTClustering`` with its default

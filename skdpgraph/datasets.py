@@ -33,7 +33,8 @@ from scipy.sparse.csgraph import connected_components
 from sklearn.datasets import make_circles, make_moons
 from sklearn.utils import Bunch
 
-from .graphs import DisconnectedGraphWarning, HomogeneousGraph
+from .exceptions import DisconnectedGraphWarning
+from .graphs import HomogeneousGraph
 from .utils import (
     check_int,
     check_random_state,

@@ -14,7 +14,9 @@
   routes of :mod:`skdpgraph.edge_dp`.
 """
 
-from ._base import ConstantWeightsWarning, FewerClustersWarning
+# FewerClustersWarning is importable from here, where it is emitted; its
+# home (``__all__``) is skdpgraph.exceptions.
+from ..exceptions import FewerClustersWarning  # noqa: F401
 from ._dbmstclu import DBMSTClu, DBMSTCluResult, dbmstclu
 from ._edge_communities import (
     DebiasedSpectralClustering,
@@ -28,8 +30,6 @@ from ._private_mst import PrivateMSTClustering, PrivateMSTResult, private_mst_cl
 from ._scan import SCAN, SCANResult, scan, structural_similarity
 
 __all__ = [
-    "ConstantWeightsWarning",
-    "FewerClustersWarning",
     "DBMSTClu",
     "DBMSTCluResult",
     "dbmstclu",

@@ -1,17 +1,20 @@
 """Pieces shared by the graph clusterers."""
 
-import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import _fit_context
-from sklearn.utils._param_validation import StrOptions
+from sklearn.utils.validation import validate_data
 
+from ..distributed import as_edge_table, is_edge_table
+from ..exceptions import ConstantWeightsWarning, FewerClustersWarning
 from ..utils import StageLogger, check_adjacency, check_graph
-from ..utils._validation import GraphInputTagsMixin, RealParametersMixin
+from ..utils._config import data_dependent_warnings, warn_data_dependent
+from ..utils._param_validation import StrOptions, fit_context
+from ..utils._validation import GraphInputTagsMixin
+from ..utils._warnings import warn
 
 
-class AdjacencyInputMixin(GraphInputTagsMixin, RealParametersMixin):
+class AdjacencyInputMixin(GraphInputTagsMixin):
     """An estimator whose ``X`` is a graph's adjacency: the one ``fit``.
 
     ``fit`` validates ``X`` with :func:`skdpgraph.utils.check_adjacency`
@@ -24,7 +27,7 @@ class AdjacencyInputMixin(GraphInputTagsMixin, RealParametersMixin):
     def _weighted_input(self):
         return False
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(skip_nested_validation=False)
     def fit(self, X, y=None):
         """Cluster the nodes of the graph ``X``.
 
@@ -69,11 +72,44 @@ def check_graph_input(estimator, X):
     The graph is :func:`skdpgraph.utils.check_graph` of ``X`` with the
     estimator's ``metric``, ``metric_params`` and ``weight_kind``;
     ``n_features_in_`` is the number of columns of the array given to fit
-    (the node count for a networkx graph).
+    (the node count for a networkx graph). Once ``X`` is accepted, the
+    estimator records the column names of a DataFrame in
+    ``feature_names_in_`` (and forgets those of an earlier fit), as
+    scikit-learn's estimators do.
     """
+    if is_edge_table(X):
+        table, n_nodes = check_edge_table(X, estimator.metric, estimator.weight_kind,
+                                          getattr(estimator, "verbose", 0))
+        # An edge table's columns are not features: only the names of an
+        # earlier fit are forgotten.
+        validate_data(estimator, table, skip_check_array=True, ensure_2d=False, reset=True)
+        return table, n_nodes
     graph = check_graph(X, estimator.metric, estimator.metric_params,
                         weight_kind=estimator.weight_kind)
+    # Feature names only (ensure_2d=False skips the column count, which a
+    # networkx graph does not have): X itself is checked above.
+    validate_data(estimator, X, skip_check_array=True, ensure_2d=False, reset=True)
     return graph, _n_features(X, graph)
+
+
+def check_edge_table(X, metric="precomputed", weight_kind=None, verbose=0):
+    """A distributed edge table (Dask DataFrame or :class:`~skdpgraph.distributed.EdgeTable`)
+    as a validated ``EdgeTable``, and its node count (the ``n_features_in_``).
+
+    The one place where the clusterers hand a Dask input to
+    :mod:`skdpgraph.distributed`: its public topology is counted here, once
+    per table.
+    """
+    if metric != "precomputed":
+        raise ValueError(
+            "An edge table is a graph: fit it with metric='precomputed' "
+            f"(got metric={metric!r}).")
+    if weight_kind not in (None, "distance"):
+        raise ValueError(
+            "The weights of an edge table are read as distances; convert similarities "
+            "in the table first (e.g. frame.assign(weight=1 / frame.weight)).")
+    table = as_edge_table(X)
+    return table, table.topology(verbose).n_nodes
 
 
 def _n_features(X, graph):
@@ -98,59 +134,56 @@ def set_result_attributes(estimator, result, fields=None):
         setattr(estimator, name + "_", getattr(result, name))
 
 
-class FewerClustersWarning(UserWarning):
-    """A clusterer given ``n_clusters`` returned fewer clusters.
+def warn_if_fewer_clusters(n_asked, labels):
+    """Emit a :class:`~skdpgraph.exceptions.FewerClustersWarning` when ``labels`` are too few.
 
-    Refinement can empty a community (every node leaves it), and a release
-    near the detection limit often carries too little signal to keep the
-    communities apart. The count is read from the returned labels, so the
-    warning is public (it adds nothing to what the labels show).
+    Parameters
+    ----------
+    n_asked : int or str
+        The ``n_clusters`` the estimator was given; a string (``"auto"``)
+        asks for no count, and nothing is checked.
+    labels : array-like of int
+        The released labels; negative labels (noise) are not counted.
     """
-
-
-def warn_if_fewer_clusters(n_asked, labels, stacklevel=3):
-    """Emit a :class:`FewerClustersWarning` when ``labels`` hold fewer than ``n_asked`` clusters."""
     labels = np.asarray(labels)
     found = int(np.unique(labels[labels >= 0]).size)
     if isinstance(n_asked, str) or found >= int(n_asked):
         return
-    warnings.warn(
+    warn(
         f"n_clusters={int(n_asked)} was asked for but the labels hold {found} cluster"
         f"{'s' if found != 1 else ''}: the release carries too little signal to keep "
         "more communities apart (or the refinement emptied some). A larger epsilon, "
         "or n_clusters='auto', says how many the release supports.",
-        FewerClustersWarning, stacklevel=stacklevel,
+        FewerClustersWarning,
     )
 
 
-class ConstantWeightsWarning(UserWarning):
-    """Every edge of the graph has the same weight: DBMSTClu has nothing to cut on.
-
-    With equal weights every cut of the spanning tree scores alike and
-    DBMSTClu returns one cluster per node. The fix: give the graph weights
-    that mean something, e.g. structural distances
-    (:class:`skdpgraph.graphs.StructuralDistance`) for an unweighted graph,
-    or cluster it with :class:`~skdpgraph.cluster.SCAN`.
-    """
-
-
-def warn_if_constant_weights(graph, stacklevel=3):
+def warn_if_constant_weights(graph, weight_range=None):
     """Emit a :class:`ConstantWeightsWarning` when all edge weights are equal.
 
     ``graph`` is canonical (:func:`skdpgraph.utils.check_graph`): a dense
-    complete graph (off-diagonal entries) or a sparse one (stored entries).
+    complete graph (off-diagonal entries) or a sparse one (stored entries);
+    or ``None`` with ``weight_range=(n_edges, low, high)`` for an edge table
+    whose weights were read elsewhere.
     """
-    if sp.issparse(graph):
-        w = graph.data
-    else:
-        w = graph[~np.eye(graph.shape[0], dtype=bool)]
-    if w.size < 2 or w.min() != w.max():
+    if not data_dependent_warnings():
         return
-    warnings.warn(
-        f"All {w.size // 2} edge weights of the graph are equal ({w[0]:g}): DBMSTClu "
+    if weight_range is not None:
+        n_edges, low, high = weight_range
+    else:
+        if sp.issparse(graph):
+            w = graph.data
+        else:
+            w = graph[~np.eye(graph.shape[0], dtype=bool)]
+        n_edges = w.size // 2
+        low, high = (w.min(), w.max()) if w.size else (0.0, 0.0)
+    if n_edges < 1 or low != high:
+        return
+    warn_data_dependent(
+        f"All {n_edges} edge weights of the graph are equal ({low:g}): DBMSTClu "
         "has no signal to cut on and returns one cluster per node. For an unweighted "
         "graph use structural distances, make_pipeline(StructuralDistance(), "
         "<clusterer>(metric='precomputed')) with skdpgraph.graphs.StructuralDistance, "
         "or cluster it with skdpgraph.cluster.SCAN.",
-        ConstantWeightsWarning, stacklevel=stacklevel,
+        ConstantWeightsWarning,
     )

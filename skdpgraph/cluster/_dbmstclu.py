@@ -15,12 +15,14 @@ from array import array
 from typing import NamedTuple
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
+from sklearn.base import BaseEstimator, ClusterMixin
 
+from ..distributed import is_edge_table, table_spanning_forest
 from ..metrics._scores import dbcvi_from_labels
 from ..tree import check_tree, tree_from_graph
 from ..tree._rooted import root_forest
 from ..utils import StageLogger
+from ..utils._param_validation import fit_context
 from ._base import (
     DBMSTCLU_FIELDS,
     GRAPH_INPUT_CONSTRAINTS,
@@ -1565,7 +1567,7 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
         self.weight_kind = weight_kind
         self.verbose = verbose
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(skip_nested_validation=True)
     def fit(self, X, y=None):
         """Build the tree of ``X`` and cut it.
 
@@ -1583,10 +1585,14 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
         with log.stage("validation") as note:
             graph, n_features = check_graph_input(self, X)
             note(f"{graph.shape[0]} nodes")
-        warn_if_constant_weights(graph)
         self.n_features_in_ = n_features
         with log.stage("minimum spanning tree"):
-            tree = tree_from_graph(graph)
+            if is_edge_table(graph):  # the exact forest, computed on the cluster
+                tree = table_spanning_forest(graph, verbose=self.verbose)
+                warn_if_constant_weights(tree.tree)
+            else:
+                warn_if_constant_weights(graph)
+                tree = tree_from_graph(graph)
         with log.stage("cuts") as note:
             res = dbmstclu(tree)
             note(f"{res.n_clusters} clusters")

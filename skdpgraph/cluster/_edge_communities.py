@@ -19,10 +19,10 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
-from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES, _flip_release
+from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES
 from ..edge_dp._label_propagation import _label_propagation, _plan
+from ..edge_dp._perturbation import _flip_release
 from ..edge_dp._power import _noisy_power
 from ..edge_dp._spectral import _check_n_clusters, _check_refine, _kmeans, _spectral_canonical
 from ..privacy import (
@@ -32,8 +32,9 @@ from ..privacy import (
     zcdp_to_approx_dp,
 )
 from ..utils import StageLogger, check_random_state
-from ._base import AdjacencyInputMixin, set_result_attributes, warn_if_fewer_clusters
 from ..utils._docs import fill_doc
+from ..utils._param_validation import HasMethods, Interval, StrOptions
+from ._base import AdjacencyInputMixin, set_result_attributes, warn_if_fewer_clusters
 
 __all__ = [
     "DebiasedSpectralClustering",
@@ -162,7 +163,7 @@ class DebiasedSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimato
                                   int(self.max_clusters), int(self.n_init),
                                   check_random_state(self.random_state))
         set_result_attributes(self, res, _SPECTRAL_FIELDS)
-        warn_if_fewer_clusters(k, self.labels_, stacklevel=4)
+        warn_if_fewer_clusters(k, self.labels_)
 
 
 @fill_doc
@@ -280,7 +281,7 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         self.released_graph_ = released
         self.flip_probability_ = p
         self.epsilon_spent_ = float(self.epsilon)
-        warn_if_fewer_clusters(k, self.labels_, stacklevel=4)
+        warn_if_fewer_clusters(k, self.labels_)
 
 
 @fill_doc
@@ -388,7 +389,7 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         self.rho_spent_ = rho
         self.epsilon_spent_ = epsilon
         self.delta_spent_ = delta
-        warn_if_fewer_clusters(k, self.labels_, stacklevel=4)
+        warn_if_fewer_clusters(k, self.labels_)
 
 
 #: The fields of a label-propagation result that become fitted attributes.
@@ -531,4 +532,4 @@ class PrivateLabelPropagation(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         self.epsilon_spent_ = plan.epsilon_spent
         self.delta_spent_ = plan.delta_spent
         self.rho_spent_ = plan.rho
-        warn_if_fewer_clusters(k, self.labels_, stacklevel=4)
+        warn_if_fewer_clusters(k, self.labels_)

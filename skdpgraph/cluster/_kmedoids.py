@@ -6,17 +6,18 @@ The k-medoids search itself is delegated to the ``kmedoids`` package
 """
 
 import math
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
 from scipy.sparse.csgraph import connected_components, shortest_path
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.utils._param_validation import Interval, StrOptions
 
+from ..exceptions import DisconnectedGraphWarning
 from ..utils import check_adjacency, check_random_state
-from ._base import AdjacencyInputMixin
+from ..utils._config import warn_data_dependent
 from ..utils._docs import fill_doc
+from ..utils._param_validation import Interval, StrOptions
+from ._base import AdjacencyInputMixin
 
 
 def _import_kmedoids():
@@ -135,12 +136,11 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     Scale: the distances form a dense ``n x n`` matrix, 4 bytes per pair
     for hop counts (int32) and 8 for weighted lengths, so memory is
     ``O(n^2)`` and time ``O(n |E| log n)`` for the distances plus FasterPAM's
-    ``O(n^2)`` per iteration. The largest graphs it handles in about a
-    minute have ``10^4`` nodes (0.4 GB of hop counts; 18 s with
-    ``n_clusters=100`` on a planted partition with 48,000 edges, 2 cores,
-    ``benchmarks/bench_scaling.py``). Before allocating, the memory is
-    estimated from ``n`` alone and a graph needing more than ``max_memory``
-    is refused with a ``ValueError`` giving the estimate.
+    ``O(n^2)`` per iteration: graphs of about ``10^4`` nodes (0.4 GB of hop
+    counts) are the practical limit (measured times in ``docs/edge_dp.md``).
+    Before allocating, the memory is estimated from ``n`` alone and a graph
+    needing more than ``max_memory`` is refused with a ``ValueError`` giving
+    the estimate.
 
     Parameters
     ----------
@@ -154,9 +154,8 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     init : {"random", "build"}, default="random"
         Initial medoids: uniformly at random (the ``kmedoids`` package's
         default), or PAM's greedy BUILD (deterministic, ``O(n^2 k)`` time).
-        With FasterPAM, random starts reached the same objective (within
-        0.3%) 2.5 to 6 times faster than BUILD on planted partitions of 1,000
-        to 4,000 nodes with ``n / 100`` clusters.
+        With FasterPAM, random starts reach about the same objective in less
+        time (``docs/edge_dp.md``).
     max_iter : int, default=300
         Maximum number of iterations of the k-medoids search.
     random_state : None, int, numpy.random.Generator or RandomState, default=None
@@ -227,12 +226,8 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         *,
         weighted=False,
         method="fasterpam",
-        # FasterPAM on the hop distances of planted partitions (100-node
-        # blocks, 10 edges per node), medians of 3 seeds, init="random"
-        # against "build": 0.025 s / 0.062 s at 1,000 nodes and 10 clusters,
-        # 0.20 s / 0.55 s at 2,000 and 20, 1.0 s / 6.1 s at 4,000 and 40,
-        # objectives within 0.3% (random ahead); 0.60 s / 1.2 s at 4,000
-        # nodes and 8 clusters (BUILD's objective 0.2% lower). BUILD's
+        # FasterPAM from random medoids reaches about BUILD's objective in
+        # less time at every size measured (docs/edge_dp.md), and BUILD's
         # O(n^2 k) grows fastest: random everywhere, no size rule.
         init="random",
         max_iter=300,
@@ -270,7 +265,7 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
                 f"{self.max_memory} MiB. Raise the limit, e.g. "
                 f"GraphKMedoids(..., max_memory={math.ceil(needed / 2**20)}), or "
                 "set max_memory=None; the time grows like n^2 per FasterPAM "
-                "iteration too (10^4 nodes took 18 s with 100 clusters)."
+                "iteration too."
             )
         n_components, component = connected_components(A, directed=False)
         self.n_components_ = int(n_components)
@@ -302,12 +297,11 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
             if unreached.any():
                 labels[unreached] = -1
                 dist = np.where(unreached, 0.0, dist)
-                warnings.warn(
+                warn_data_dependent(
                     f"The graph has {self.n_components_} connected components "
                     f"but n_clusters={k}: {int(unreached.sum())} node(s) in "
                     "components without a medoid get label -1.",
-                    UserWarning,
-                    stacklevel=3,
+                    DisconnectedGraphWarning,
                 )
         self.labels_ = labels
         self.medoid_indices_ = medoids

@@ -2,12 +2,13 @@
 
 import numpy as np
 from sklearn.base import ClusterMixin, clone, is_clusterer
-from sklearn.utils._param_validation import HasMethods
 
-from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES, _BaseEdgeFlip, _resolve_privacy
+from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES
+from ..edge_dp._perturbation import _BaseEdgeFlip, _resolve_privacy
 from ._base import AdjacencyInputMixin
 from ._scan import SCAN
 from ..utils._docs import fill_doc
+from ..utils._param_validation import HasMethods
 
 
 @fill_doc

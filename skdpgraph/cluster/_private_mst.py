@@ -11,41 +11,55 @@ References
 """
 
 import math
-import warnings
 from numbers import Integral, Real
 from typing import NamedTuple, Optional
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
+from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.metrics import pairwise_distances_argmin
 from sklearn.utils import check_array
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import (
-    _check_feature_names,
-    check_is_fitted,
-    validate_data,
-)
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..privacy import (TREE_NOISE_MECHANISMS, NoiseDominatesWarning, approx_dp_to_zcdp, charge,
-                       check_epsilon, check_sensitivity, check_weight_bounds,
-                       data_weight_bounds, pamst_step_epsilon, plan_tree_release,
-                       signal_epsilon, tree_release_noise)
-from ..tree import choose_tree_mechanism, get_tree_mechanism, release_private_tree
+from ..distributed import is_edge_table, release_table_forest, table_weight_max
+from ..exceptions import NoiseDominatesWarning
+from ..privacy import (
+    TREE_NOISE_MECHANISMS,
+    approx_dp_to_zcdp,
+    charge,
+    check_epsilon,
+    check_sensitivity,
+    check_weight_bounds,
+    data_weight_bounds,
+    pamst_step_epsilon,
+    plan_tree_release,
+    selection_spread,
+    signal_epsilon,
+    tree_release_noise,
+)
+from ..tree import (
+    TREE_MECHANISMS,
+    choose_tree_mechanism,
+    finish_tree_release,
+    get_tree_mechanism,
+    release_private_tree,
+)
 from ..tree._weight_release import clip_graph_weights
 from ..utils import StageLogger, check_graph, check_random_state, weight_range
-from ..utils._graph import _is_networkx_graph
-from ..utils._validation import RealParametersMixin
+from ..utils._docs import fill_doc
+from ..utils._networkx import _is_networkx_graph
+from ..utils._param_validation import HasMethods, Interval, StrOptions, fit_context
+from ..utils._warnings import warn
 from ._base import (
     DBMSTCLU_FIELDS,
     GRAPH_INPUT_CONSTRAINTS,
+    check_edge_table,
     check_graph_input,
     set_result_attributes,
     warn_if_constant_weights,
 )
 from ._dbmstclu import dbmstclu
-from ..utils._docs import fill_doc
 
 
 class PrivateMSTResult(NamedTuple):
@@ -89,6 +103,7 @@ class PrivateMSTResult(NamedTuple):
     tree_mechanism: str = "auto"
 
 
+@fill_doc
 def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood="l1",
                            tree_share=0.5, weight_bounds=None, accounting="pure", delta=None,
                            accountant=None, tree_mechanism="auto", random_state=None,
@@ -97,12 +112,37 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
 
     The function form of :class:`PrivateMSTClustering` (which documents the
     parameters and the guarantee), on a graph: anything
-    :func:`skdpgraph.utils.check_graph` accepts with ``metric="precomputed"``.
+    :func:`skdpgraph.utils.check_graph` accepts with ``metric="precomputed"``,
+    or a distributed edge table (a Dask DataFrame or
+    :class:`skdpgraph.distributed.EdgeTable`).
     ``check_input=False`` skips that validation, for a graph that already
     is canonical (as the estimator passes it).
 
     The budget is checked against ``accountant`` and spent on it before any
     private value is read, so a release that fails later has still spent it.
+
+    Parameters
+    ----------
+    {{graph}}
+    epsilon : float, default=1.0
+        Total budget of the release.
+    sensitivity : float, default=1.0
+        ``mu`` of the neighbourhood.
+    neighborhood : {"l1", "linf"}, default="l1"
+    tree_share : float in (0, 1), default=0.5
+        Share of the budget spent on the tree's topology.
+    weight_bounds : (float, float), default=None
+        Public bounds of the weights; ``None`` reads coarse bounds from the
+        data, with a :class:`~skdpgraph.exceptions.PrivacyLeakWarning`.
+    accounting : {"pure", "zcdp"}, default="pure"
+    delta : float in (0, 1), default=None
+        Required with ``accounting="zcdp"``.
+    {{accountant}}
+    tree_mechanism : str, default="auto"
+        A key of :data:`skdpgraph.tree.TREE_MECHANISMS`, or ``"auto"``.
+    {{random_state}}
+    {{verbose}}
+    {{check_input}}
 
     Returns
     -------
@@ -132,19 +172,31 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
         )
     bounds = None if weight_bounds is None else check_weight_bounds(weight_bounds)
     log = StageLogger(verbose, "PrivateMSTClustering")
+    distributed = is_edge_table(graph)
     with log.stage("validation") as note:
-        if check_input:
-            graph = check_graph(graph, metric="precomputed", what="graph")
-        note(f"{graph.shape[0]} nodes")
-    # |V| and |E| are public (the topology is), so is the choice.
-    n_nodes = graph.shape[0]
-    n_edges = graph.nnz // 2 if sp.issparse(graph) else n_nodes * (n_nodes - 1) // 2
+        if distributed:
+            graph, n_nodes = check_edge_table(graph, verbose=verbose)
+            n_edges = graph.topology().n_edges
+            note(f"{n_nodes} nodes, {n_edges} edges, {graph.npartitions} partitions")
+        else:
+            if check_input:
+                graph = check_graph(graph, metric="precomputed", what="graph")
+            note(f"{graph.shape[0]} nodes")
+            # |V| and |E| are public (the topology is), so is the choice.
+            n_nodes = graph.shape[0]
+            n_edges = graph.nnz // 2 if sp.issparse(graph) else n_nodes * (n_nodes - 1) // 2
     if tree_mechanism == "auto":
         tree_mechanism = choose_tree_mechanism(
             neighborhood=neighborhood, accounting=accounting, delta=delta, epsilon=epsilon,
             sensitivity=sensitivity, weight_bounds=bounds, n_nodes=n_nodes,
             n_edges=n_edges, tree_share=tree_share)
     mechanism = get_tree_mechanism(tree_mechanism)
+    if distributed and mechanism.edge_noise is None:
+        able = sorted(k for k, m in TREE_MECHANISMS.items() if m.edge_noise is not None)
+        raise ValueError(
+            f"tree_mechanism={tree_mechanism!r} needs the whole graph in one process and "
+            f"cannot run on a distributed edge table; the mechanisms that can are {able} "
+            "(and 'auto', which chooses among them).")
     plan = plan_tree_release(epsilon, accounting=accounting, delta=delta,
                              tree_share=tree_share,
                              releases_weights=mechanism.releases_weights,
@@ -155,18 +207,37 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
                                  neighborhood=neighborhood, n_nodes=n_nodes, n_edges=n_edges,
                                  accounting=accounting, delta=delta, tree_share=tree_share)
     charge(accountant, plan.epsilon_spent, plan.delta_spent)
-    warn_if_constant_weights(graph, stacklevel=3)
-    if bounds is None:
-        bounds = data_weight_bounds(np.array(weight_range(graph)), stacklevel=3)
-        _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
-                                 neighborhood=neighborhood, n_nodes=n_nodes, n_edges=n_edges,
-                                 accounting=accounting, delta=delta, tree_share=tree_share)
-    graph = clip_graph_weights(graph, bounds)
-    with log.stage(f"release ({tree_mechanism})") as note:
-        released = release_private_tree(graph, mechanism, plan, sensitivity=sensitivity,
-                                        neighborhood=neighborhood, weight_bounds=bounds,
-                                        random_state=rng)
-        note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}")
+    if distributed:
+        if bounds is None:
+            bounds = data_weight_bounds(np.array([table_weight_max(graph, verbose)]))
+            _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
+                                     neighborhood=neighborhood, n_nodes=n_nodes,
+                                     n_edges=n_edges, accounting=accounting, delta=delta,
+                                     tree_share=tree_share)
+        with log.stage(f"release ({tree_mechanism}, distributed)") as note:
+            out = release_table_forest(graph, mechanism, plan, sensitivity=sensitivity,
+                                       neighborhood=neighborhood, weight_bounds=bounds,
+                                       random_state=rng, verbose=verbose)
+            warn_if_constant_weights(None, weight_range=(n_edges, out.low, out.high))
+            released = finish_tree_release(out.tree, mechanism, plan,
+                                           sensitivity=sensitivity, neighborhood=neighborhood,
+                                           weight_bounds=bounds, random_state=rng)
+            note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}, "
+                 f"{out.report.rounds} rounds")
+    else:
+        warn_if_constant_weights(graph)
+        if bounds is None:
+            bounds = data_weight_bounds(np.array(weight_range(graph)))
+            _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
+                                     neighborhood=neighborhood, n_nodes=n_nodes,
+                                     n_edges=n_edges, accounting=accounting, delta=delta,
+                                     tree_share=tree_share)
+        graph = clip_graph_weights(graph, bounds)
+        with log.stage(f"release ({tree_mechanism})") as note:
+            released = release_private_tree(graph, mechanism, plan, sensitivity=sensitivity,
+                                            neighborhood=neighborhood, weight_bounds=bounds,
+                                            random_state=rng)
+            note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}")
     with log.stage("DBMSTClu") as note:
         res = dbmstclu(released)
         note(f"{res.n_clusters} clusters")
@@ -181,10 +252,11 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
 
 def _warn_if_noise_dominates(mechanism, epsilon, bounds, *, sensitivity, neighborhood,
                              n_nodes, n_edges, accounting, delta, tree_share):
-    """:class:`NoiseDominatesWarning` when the release's noise exceeds the weight range.
+    """:class:`NoiseDominatesWarning` below :func:`skdpgraph.privacy.signal_epsilon`.
 
     Reads public parameters only (with data-derived bounds, the coarse bounds
-    that the PrivacyLeakWarning has announced).
+    that are released in ``weight_bounds_`` and announced by the
+    PrivacyLeakWarning).
     """
     if mechanism not in TREE_NOISE_MECHANISMS:
         return
@@ -200,21 +272,29 @@ def _warn_if_noise_dominates(mechanism, epsilon, bounds, *, sensitivity, neighbo
         scale = tree_release_noise(mechanism, rho=approx_dp_to_zcdp(epsilon, delta), **kwargs)
     else:
         scale = tree_release_noise(mechanism, epsilon=epsilon, **kwargs)
-    warnings.warn(
+    bounds_text = f"the width {width:.3g} of the weight bounds ({bounds[0]:g}, {bounds[1]:g})"
+    if mechanism == "laplace":
+        shift = scale * selection_spread(kwargs["n_edges"], kwargs["n_tree_edges"])
+        why = (f"a spanning tree keeps at each node about the smallest of its noisy weights, "
+               f"which then lie about {shift:.3g} below their values, more than a fifth of "
+               f"{bounds_text}")
+    else:
+        why = f"more than {bounds_text}, so the tree is close to a uniformly random one"
+    warn(
         f"At epsilon={epsilon:g} the {mechanism!r} tree release adds noise of scale "
-        f"{scale:.3g} (in weight units), more than the width {width:.3g} of the weight "
-        f"bounds ({bounds[0]:g}, {bounds[1]:g}): the clustering is about what pure noise "
-        f"gives. This mechanism starts to carry signal from epsilon = {threshold:.3g} "
+        f"{scale:.3g} (in weight units); {why}: the clustering is about what noise "
+        "gives. This "
+        f"mechanism can carry signal from epsilon = {threshold:.3g} "
         f"(sensitivity={sensitivity:g}, neighborhood={neighborhood!r}, "
         f"{n_nodes} nodes, {n_edges} edges; public parameters only). Raise epsilon, "
         "check that sensitivity is not larger than needed, or use "
         "tree_mechanism='auto' (see skdpgraph.tree.choose_tree_mechanism).",
-        NoiseDominatesWarning, stacklevel=4,
+        NoiseDominatesWarning,
     )
 
 
 @fill_doc
-class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
+class PrivateMSTClustering(ClusterMixin, BaseEstimator):
     """PTClust: DBMSTClu on a spanning tree released under weight-DP.
 
     The graph's topology is public and its weights (distances) are private.
@@ -265,7 +345,7 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
     weight_bounds : (float, float), default=None
         Public bounds ``(low, high)``, ``0 <= low < high``, on the weights.
         Weights outside are clipped into them with a
-        :class:`~skdpgraph.privacy.PrivacyLeakWarning` (clipping keeps
+        :class:`~skdpgraph.exceptions.PrivacyLeakWarning` (clipping keeps
         the guarantee; the warning itself depends on the data). They set the
         normalisation ``w' = (w + tau) / p`` of the released weights with
         ``tau = -low`` and ``p = high - low``, followed by clipping into
@@ -385,15 +465,27 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
     paper's settings (each of the ``|V| - 1`` steps gets ``epsilon / 2 /
     (|V| - 1)``); Laplace-MST is far more useful there, hence
     ``tree_mechanism="auto"``. When the noise of the chosen mechanism at
-    ``epsilon`` exceeds the width of the weight bounds, a
-    :class:`~skdpgraph.privacy.NoiseDominatesWarning` gives the ``epsilon``
+    ``epsilon`` moves the weights a spanning tree keeps by more than a fifth
+    of the width of the weight bounds, a
+    :class:`~skdpgraph.exceptions.NoiseDominatesWarning` gives the ``epsilon``
     from which it carries signal (:func:`skdpgraph.privacy.signal_epsilon`,
     public parameters only). A graph whose weights are all equal gets a
-    :class:`~skdpgraph.cluster.ConstantWeightsWarning` (this one reads the
+    :class:`~skdpgraph.exceptions.ConstantWeightsWarning` (this one reads the
     weights: it tells the curator, and is not part of the release). Choosing ``epsilon``
     (or anything) by cross-validation on the private data spends privacy.
     A disconnected graph gives one tree per component; each component is
     clustered on its own, so clusters never span components.
+
+    **Graphs larger than one process.** ``X`` may be a Dask edge table
+    (:class:`skdpgraph.distributed.EdgeTable`, or a Dask DataFrame with
+    columns ``u``, ``v``, ``weight``; ``metric="precomputed"``). The
+    mechanisms that are noise on every edge followed by an exact minimum
+    spanning tree (``"laplace"``, ``"input_perturbation"``, hence every
+    choice of ``"auto"``) then run on the cluster: each partition draws its
+    noise with its own key, calibrated for the whole table, and only the
+    released tree (``n - 1`` edges) comes back to be cut here. The others
+    refuse such input. The budget is charged here, before any task reads a
+    weight. See ``docs/scale_out.md``.
 
     References
     ----------
@@ -451,15 +543,17 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(skip_nested_validation=True)
     def fit(self, X, y=None):
         """Release a private tree of ``X``'s graph and cluster it.
 
         Parameters
         ----------
-        X : array-like, sparse matrix or networkx.Graph
+        X : array-like, sparse matrix, networkx.Graph or edge table
             Features, or a graph with ``metric="precomputed"``
-            (see :func:`skdpgraph.check_graph`).
+            (see :func:`skdpgraph.check_graph`), or a distributed edge table
+            (a Dask DataFrame or :class:`skdpgraph.distributed.EdgeTable`,
+            with ``metric="precomputed"``; see the notes).
         y : ignored
 
         Returns
@@ -467,7 +561,6 @@ class PrivateMSTClustering(RealParametersMixin, ClusterMixin, BaseEstimator):
         self : PrivateMSTClustering
         """
         graph, n_features = check_graph_input(self, X)
-        _check_feature_names(self, X, reset=True)
         self.n_features_in_ = n_features
         res = private_mst_clustering(
             graph, self.epsilon, sensitivity=self.sensitivity, neighborhood=self.neighborhood,

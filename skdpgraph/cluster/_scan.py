@@ -7,10 +7,10 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.utils._param_validation import Interval
 
 from ..utils import check_adjacency
 from ..utils._docs import fill_doc
+from ..utils._param_validation import Interval
 from ._base import AdjacencyInputMixin, set_result_attributes
 
 #: Values of ``SCAN.node_kind_``.

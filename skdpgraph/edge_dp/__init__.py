@@ -7,7 +7,8 @@ perturbed graph alone is post-processing and keeps the guarantee
 (``skdpgraph.cluster.PrivateGraphClustering``).
 """
 
-from ._flip import flip_pair_keys, DEFAULT_MAX_ADDED_EDGES, EdgeFlipPerturbation, expected_added_edges, flip_edges
+from ._flip import DEFAULT_MAX_ADDED_EDGES, expected_added_edges, flip_edges, flip_pair_keys
+from ._perturbation import EdgeFlipPerturbation
 from ._power import NoisyPowerResult, noisy_power_method
 from ._label_propagation import (LabelPropagationResult, bit_vote_probabilities, bit_votes,
                                  block_counts, label_propagation_rounds,

@@ -11,13 +11,14 @@ at most ``(1 - s/2) / (s/2) = 2/s - 1``, so the release is
 post-processing and has the same guarantee.
 
 On a real computer: the release is a set of pairs, not numbers, so the
-floating-point attack on ``w + noise`` does not apply. Each bit is decided
-by comparing a uniform on the ``2**-53`` grid with the flip probability
-``p = s / 2``, so the realised probability is ``p`` rounded to that grid
-(``s`` is itself rounded up so that ``ln((1 - p) / p) <= epsilon``); the
-number of flipped non-edges comes from numpy's binomial sampler and their
-positions from uniform integers. The library does not claim exactness
-beyond the resolution of those samplers.
+floating-point attack on ``w + noise`` does not apply; what matters is the
+probabilities that are actually realised. Every coin is exact
+(:func:`skdpgraph.privacy.randomized_response_rates`): an edge is kept by
+comparing uniform 64-bit words with a dyadic probability just below
+``(1 - p) q``, and the added non-edges are the marks of an exact Bernoulli
+process whose rate is just above ``p q`` (``p = s / 2``, ``q`` the sample
+rate; ``s`` is rounded up so that ``ln((1 - p) / p) <= epsilon`` holds
+exactly). Both roundings can only lower the privacy loss, at every rate.
 
 Adjacency semantics (:func:`check_adjacency`): weights are ignored.
 
@@ -35,35 +36,20 @@ References
    Clustering Through Differential Privacy", EDBT/ICDT Workshops, 2015.
 """
 
-import math
-from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import HasMethods, Interval
-from sklearn.utils.validation import check_is_fitted
 
-from ..privacy import charge, check_epsilon
-from ..utils import check_adjacency, check_int, check_random_state, check_real, index_dtype
-from ..utils._graph import (
-    _adjacency_from_validated,
-    _is_networkx_graph,
-    _validate_array,
+from ..privacy import (
+    bernoulli_process,
+    bernoulli_words,
+    randomized_response_rates,
 )
-from ..utils._sparse import pair_index
-from ..utils._validation import GraphInputTagsMixin, RealParametersMixin
-from ._pig import check_s, pig_epsilon, pig_s_from_epsilon
+from ..utils import check_adjacency, check_int, check_random_state, check_real, index_dtype
+from ..utils._config import CHUNK_SIZE
 from ..utils._docs import fill_doc
-
-# The "dense" sampler costs O(n_pairs); the sparse one O(|E| + edges added)
-# with a larger constant (sorting). The dense one is used while n_pairs is at
-# most this many times the expected output size, where it is also linear.
-_DENSE_FACTOR = 8
-
-# Entries handled at once by the chunked loops: temporaries stay at a few
-# times this size whatever the graph (memory control).
-_CHUNK = 1 << 16
+from ..utils._sparse import pair_index
+from ._pig import check_s, pig_epsilon
 
 
 def _first_pair(r, n):
@@ -73,7 +59,7 @@ def _first_pair(r, n):
 
 def _row_chunks(indptr, chunk=None):
     """``(r0, r1)`` ranges of rows holding about ``chunk`` entries each (at least one row)."""
-    chunk = _CHUNK if chunk is None else chunk
+    chunk = CHUNK_SIZE if chunk is None else chunk
     n = indptr.size - 1
     r0 = 0
     while r0 < n:
@@ -105,54 +91,7 @@ def _upper_pair_keys(A):
     return keys
 
 
-def _sample_new_pairs(edge_keys, n_pairs, k, rng):
-    """``k`` distinct pair indices drawn uniformly among the non-edges, sorted.
-
-    Pair indices are drawn i.i.d. uniformly from ``[0, n_pairs)``; existing
-    edges and repeats are rejected. Given its size, the set of distinct
-    non-edges seen so far is a uniform random subset (the draws are
-    exchangeable and the stopping rule only looks at the size), so removing
-    a uniform random subset of the surplus leaves a uniform ``k``-subset of
-    the non-edges. Each round draws enough for the deficit plus a few
-    standard deviations, so one round is the rule and the surplus small.
-    """
-    if k == 0:
-        return np.empty(0, dtype=np.int64)
-    m = edge_keys.size
-    n_free = n_pairs - m
-    accepted = np.empty(0, dtype=np.int64)
-    while accepted.size < k:
-        deficit = k - accepted.size
-        left = n_free - accepted.size
-        # Draws expected to hit `target` new non-edges (coupon collector).
-        target = deficit + 4.0 * math.sqrt(deficit) + 64.0
-        frac = min(target / left, 1.0 - 0.5 / left)
-        n_draw = int(math.ceil(-math.log1p(-frac) * n_pairs))
-        cand = rng.integers(0, n_pairs, size=n_draw, dtype=np.int64)
-        if accepted.size:
-            cand = np.concatenate([accepted, cand])
-            del accepted
-        cand.sort()  # sorted queries make the membership test cache-friendly
-        keep = np.empty(cand.size, dtype=bool)
-        keep[:1] = True
-        np.not_equal(cand[1:], cand[:-1], out=keep[1:])  # first of each repeat
-        if m:
-            for lo in range(0, cand.size, _CHUNK):
-                part = cand[lo:lo + _CHUNK]
-                pos = np.searchsorted(edge_keys, part)
-                np.minimum(pos, m - 1, out=pos)
-                keep[lo:lo + _CHUNK] &= edge_keys[pos] != part
-        accepted = cand[keep]
-        del cand, keep
-    excess = accepted.size - k
-    if excess:
-        drop = np.ones(accepted.size, dtype=bool)
-        drop[rng.choice(accepted.size, size=excess, replace=False)] = False
-        accepted = accepted[drop]
-    return accepted
-
-
-def flip_pair_keys(edge_keys, n_pairs, p, random_state, *, method="auto", sample_rate=1.0):
+def flip_pair_keys(edge_keys, n_pairs, p, random_state, *, sample_rate=1.0):
     """Edge flipping on pair indices: the sampler behind :func:`flip_edges`.
 
     Pairs are numbered ``0 .. n_pairs - 1`` (for a graph of ``n`` nodes, the
@@ -164,22 +103,24 @@ def flip_pair_keys(edge_keys, n_pairs, p, random_state, *, method="auto", sample
     :func:`flip_edges` (``p = s / 2``) without any graph structure, for
     inputs given directly as pair indices.
 
+    The coins are exact (:func:`skdpgraph.privacy.randomized_response_rates`):
+    each edge compares uniform 64-bit words with a dyadic probability just
+    below ``(1 - p) q``, and the released non-edges are the marks, off the
+    edges, of an exact Bernoulli process over all pairs whose rate is just
+    above ``p q``, visited by exact geometric gaps. Both roundings can only
+    lower the privacy loss, which is therefore at most ``ln((1 - p) / p)``
+    at every rate; the work is ``O(|E| + pairs released)``. At ``p = 1/2``
+    the graph is not read: every pair is released at one rate.
+
     Parameters
     ----------
     edge_keys : ndarray of int64
         Sorted, distinct pair indices of the edges.
     n_pairs : int
         Number of pairs.
-    p : float in [0, 1]
+    p : float in [0, 1/2]
         Flip probability.
     random_state : numpy.random.Generator
-    method : {"auto", "dense", "sparse"}, default="auto"
-        ``"dense"`` draws one uniform per pair (``O(n_pairs)``); ``"sparse"``
-        decides each edge, draws the number of released non-edges from
-        ``Binomial(n_pairs - |E|, p q)`` and their positions uniformly among
-        the non-edges (``O(|E| + pairs added)``); both sample the same law
-        exactly. ``"auto"`` takes the dense one while ``n_pairs`` is at most
-        8 times the expected output (plus 4096).
     sample_rate : float in (0, 1], default=1.0
 
     Returns
@@ -195,40 +136,32 @@ def flip_pair_keys(edge_keys, n_pairs, p, random_state, *, method="auto", sample
     >>> flip_pair_keys(keys, 6, 0.0, np.random.default_rng(0)).tolist()
     [0, 3, 5]
     """
-    if method not in ("auto", "dense", "sparse"):
-        raise ValueError(f"method must be 'auto', 'dense' or 'sparse'; got {method!r}.")
-    p = check_real(p, "p", low=0.0, high=1.0)
+    p = check_real(p, "p", low=0.0, high=0.5)
     sample_rate = _check_sample_rate(sample_rate)
-    edge_keys = np.asarray(edge_keys, dtype=np.int64)
+    rates = randomized_response_rates(p, sample_rate)
     rng = random_state
+    if p == 0.5:
+        return bernoulli_process(n_pairs, rates.mark_scale, rates.thin, rng)
+    edge_keys = np.asarray(edge_keys, dtype=np.int64)
     m = edge_keys.size
-    p_keep = (1.0 - p) * sample_rate
-    p_add = p * sample_rate
-    if method == "auto":
-        expected = m * p_keep + (n_pairs - m) * p_add
-        method = "dense" if n_pairs <= _DENSE_FACTOR * expected + 4096 else "sparse"
-    if method == "dense":
-        bits = np.zeros(n_pairs, dtype=bool)
-        bits[edge_keys] = True
-        for lo in range(0, n_pairs, _CHUNK):
-            hi = min(lo + _CHUNK, n_pairs)
-            r = rng.random(hi - lo)
-            if sample_rate == 1.0:
-                bits[lo:hi] ^= r < p
-            else:
-                bits[lo:hi] = np.where(bits[lo:hi], r < p_keep, r < p_add)
-        return np.flatnonzero(bits).astype(np.int64, copy=False)
     keep = np.empty(m, dtype=bool)
-    for lo in range(0, m, _CHUNK):
-        hi = min(lo + _CHUNK, m)
-        if sample_rate == 1.0:
-            np.greater_equal(rng.random(hi - lo), p, out=keep[lo:hi])
-        else:
-            np.less(rng.random(hi - lo), p_keep, out=keep[lo:hi])
+    for lo in range(0, m, CHUNK_SIZE):
+        hi = min(lo + CHUNK_SIZE, m)
+        keep[lo:hi] = bernoulli_words(rates.keep, hi - lo, rng)
     kept = edge_keys[keep]
     del keep
-    n_added = int(rng.binomial(n_pairs - m, p_add))
-    added = _sample_new_pairs(edge_keys, n_pairs, n_added, rng)
+    if rates.mark_scale is None:
+        return kept
+    added = bernoulli_process(n_pairs, rates.mark_scale, rates.thin, rng)
+    if m:
+        on_edge = np.empty(added.size, dtype=bool)
+        for lo in range(0, added.size, CHUNK_SIZE):
+            part = added[lo:lo + CHUNK_SIZE]
+            pos = np.searchsorted(edge_keys, part)
+            np.minimum(pos, m - 1, out=pos)
+            np.equal(edge_keys[pos], part, out=on_edge[lo:lo + CHUNK_SIZE])
+        added = added[~on_edge]
+        del on_edge
     out = np.concatenate([kept, added])
     del kept, added
     out.sort(kind="stable")  # two sorted runs: one merge
@@ -361,22 +294,21 @@ def _check_release_size(n, s, sample_rate, max_added_edges):
         )
 
 
-def _flip_canonical(A, s, rng, sample_rate=1.0, max_added_edges=None, method="auto"):
+def _flip_canonical(A, s, rng, sample_rate=1.0, max_added_edges=None):
     """Edge flipping (then subsampling) on a canonical binary adjacency (no validation).
 
     Memory: the input's upper edge keys (8 bytes per input edge), then the
     released keys (8 bytes per released edge) and the output (24 bytes per
-    released edge); all other temporaries are chunked. Measured: about 30
-    bytes per released edge at peak (tracemalloc), against about 150 for
-    the former COO-based construction.
+    released edge); all other temporaries are chunked, so the peak stays
+    near 30 bytes per released edge (``benchmarks/bench_edge_dp.py``
+    measures it).
     """
     n = A.shape[0]
     if n >= 2**31:
         raise ValueError(f"Graphs with {n} >= 2**31 nodes are not supported.")
     _check_release_size(n, s, sample_rate, max_added_edges)
     keys = _upper_pair_keys(A)
-    new_keys = flip_pair_keys(keys, n * (n - 1) // 2, s / 2.0, rng, method=method,
-                               sample_rate=sample_rate)
+    new_keys = flip_pair_keys(keys, n * (n - 1) // 2, s / 2.0, rng, sample_rate=sample_rate)
     del keys
     key_start, cols = _split_pair_keys(new_keys, n)
     del new_keys
@@ -385,7 +317,7 @@ def _flip_canonical(A, s, rng, sample_rate=1.0, max_added_edges=None, method="au
 
 @fill_doc
 def flip_edges(adjacency, s, random_state=None, *, sample_rate=1.0,
-               max_added_edges=DEFAULT_MAX_ADDED_EDGES, method="auto"):
+               max_added_edges=DEFAULT_MAX_ADDED_EDGES):
     """Perturb a graph by edge flipping (PIG_pert, Algorithm 1 of Muelle et al.).
 
     Every unordered pair of distinct nodes keeps its adjacency bit with
@@ -394,12 +326,11 @@ def flip_edges(adjacency, s, random_state=None, *, sample_rate=1.0,
     ``pig_epsilon(s) = ln(2/s - 1)``-differentially private for neighbouring
     graphs that differ in one edge.
 
-    The sampler never builds the ``n x n`` matrix for sparse graphs: existing
-    edges survive with probability ``1 - s/2``; the number of added edges is
-    ``Binomial(n (n - 1) / 2 - |E|, s/2)`` and their positions are drawn
-    uniformly among the non-edges (int64 pair indices, rejecting edges and
-    repeats). Time and memory are ``O(|E| + edges added)``; when those are
-    within a small factor of ``n (n - 1) / 2`` a direct per-pair draw is used.
+    The sampler never builds the ``n x n`` matrix: existing edges survive
+    with probability ``1 - s/2``, decided one by one; the added edges are the
+    marks of a Bernoulli process of rate ``s/2`` over the int64 pair indices,
+    off the edges, reached by exact geometric gaps
+    (:func:`flip_pair_keys`). Time and memory are ``O(|E| + edges added)``.
 
     Parameters
     ----------
@@ -423,13 +354,6 @@ def flip_edges(adjacency, s, random_state=None, *, sample_rate=1.0,
         added edges, ``q (s/2) n (n - 1) / 2`` (:func:`expected_added_edges`,
         public parameters only), exceeds this; checked before anything is
         allocated. ``None`` disables the check.
-    method : {"auto", "dense", "sparse"}, default="auto"
-        Sampler, both exact for the same law: ``"dense"`` draws one uniform
-        per pair (``O(n^2)`` time, one bit per pair of memory); ``"sparse"``
-        decides each edge and draws the number of added pairs from a binomial
-        and their positions uniformly (``O(|E| + edges added)``); ``"auto"``
-        takes the dense one while ``n (n - 1) / 2`` is at most 8 times the
-        expected output.
 
     Returns
     -------
@@ -456,212 +380,4 @@ def flip_edges(adjacency, s, random_state=None, *, sample_rate=1.0,
     max_added_edges = _check_max_added_edges(max_added_edges)
     A = check_adjacency(adjacency, what="adjacency")
     rng = check_random_state(random_state)
-    return _flip_canonical(A, s, rng, sample_rate, max_added_edges, method)
-
-
-# --------------------------------------------------------------------------
-# Estimator
-# --------------------------------------------------------------------------
-
-
-def _resolve_privacy(epsilon, s, owner):
-    """``(s, epsilon)``: ``s`` when given (it overrides ``epsilon``), else from ``epsilon``."""
-    if epsilon is None and s is None:
-        raise ValueError(
-            f"{owner} needs epsilon (default 1.0) or s (epsilon = ln(2/s - 1)); "
-            "got neither."
-        )
-    if s is not None:
-        s = check_s(s)
-        return s, pig_epsilon(s)
-    epsilon = check_epsilon(epsilon)
-    return pig_s_from_epsilon(epsilon), epsilon
-
-
-def _check_n_nodes_consistent(estimator, X):
-    """``X`` (after :func:`_validate_array`) must have ``n_features_in_`` columns."""
-    n = X.number_of_nodes() if _is_networkx_graph(X) else X.shape[1]
-    if n != estimator.n_features_in_:
-        raise ValueError(
-            f"X has {n} features, but {type(estimator).__name__} is expecting "
-            f"{estimator.n_features_in_} features as input: it was fitted on "
-            f"a graph with {estimator.n_features_in_} nodes."
-        )
-
-
-def _privacy_parameter_constraints():
-    return {
-        "epsilon": [Interval(Real, 0, None, closed="neither"), None],
-        "s": [Interval(Real, 0, 1, closed="right"), None],
-        "random_state": ["random_state", np.random.Generator],
-        "accountant": [HasMethods(["check", "spend"]), None],
-        "sample_rate": [Interval(Real, 0, 1, closed="right")],
-        "max_added_edges": [Interval(Real, 0, None, closed="left"), None],
-    }
-
-
-def _flip_release(estimator, A, s, epsilon, rng):
-    """One edge-flip release of ``A`` under ``estimator``'s public parameters.
-
-    The refusals that only read public parameters (``sample_rate``,
-    ``max_added_edges``) come first, then ``estimator.accountant`` is charged
-    ``epsilon``, then the private adjacency is read.
-    """
-    q = float(estimator.sample_rate)
-    _check_release_size(A.shape[0], s, q, estimator.max_added_edges)
-    charge(estimator.accountant, epsilon, 0.0)
-    return _flip_canonical(A, s, rng, q, estimator.max_added_edges)
-
-
-class _BaseEdgeFlip(BaseEstimator):
-    """The parameters of an edge-flip release (``epsilon`` or ``s``, ...).
-
-    Shared by :class:`EdgeFlipPerturbation` and
-    :class:`skdpgraph.cluster.PrivateGraphClustering`, which make the same
-    release; :meth:`_release_flipped` makes it.
-    """
-
-    _parameter_constraints = _privacy_parameter_constraints()
-
-    def __init__(self, epsilon=1.0, s=None, random_state=None, accountant=None, *,
-                 sample_rate=1.0, max_added_edges=DEFAULT_MAX_ADDED_EDGES):
-        self.epsilon = epsilon
-        self.s = s
-        self.random_state = random_state
-        self.accountant = accountant
-        self.sample_rate = sample_rate
-        self.max_added_edges = max_added_edges
-
-    def _release_flipped(self, A, s, epsilon):
-        """One release of ``A`` flipped with ``s``, charged ``epsilon``."""
-        return _flip_release(self, A, s, epsilon, check_random_state(self.random_state))
-
-
-@fill_doc
-class EdgeFlipPerturbation(GraphInputTagsMixin, RealParametersMixin, TransformerMixin,
-                           _BaseEdgeFlip):
-    """Edge-DP perturbation of a graph's adjacency by edge flipping (PIG_pert).
-
-    Each pair of distinct nodes keeps its adjacency bit with probability
-    ``1 - s`` and gets a fair coin with probability ``s`` (Muelle et al.,
-    Algorithm 1). Each call to :meth:`transform` (or :meth:`fit_transform`)
-    is one release, ``epsilon``-differentially private with
-    ``epsilon = ln(2/s - 1)`` for neighbouring graphs that differ in one edge
-    (their Theorem 1); whatever is computed from the output alone (a
-    clustering, say) is covered by the same guarantee.
-
-    The budget is ``epsilon`` (default 1.0, diffprivlib's default), or
-    ``s`` when it is given: ``s`` then overrides ``epsilon`` and
-    ``epsilon_ = ln(2/s - 1)``. Weights are ignored: for
-    sparse input every stored entry, an explicitly stored zero included, is
-    an edge; for a dense array every nonzero off-diagonal entry is an edge (a
-    dense array is read as an adjacency matrix, not as a complete graph of
-    distances; a square feature-like array is thus taken by its nonzero
-    pattern, and a non-square one is refused).
-
-    Parameters
-    ----------
-    epsilon : float > 0, default=1.0
-        Privacy loss per release; then ``s = 2 / (1 + e^epsilon)``. Ignored
-        when ``s`` is given.
-    s : float in (0, 1], default=None
-        Randomisation probability; overrides ``epsilon``, and then
-        ``epsilon_ = ln(2/s - 1)``. To pick it
-        from a density with Theorem 2, see :func:`suggest_s` (a density
-        computed from the private graph spends privacy; see
-        :func:`dp_density`).
-    {{random_state}}
-    {{accountant}}
-    sample_rate : float in (0, 1], default=1.0
-        Keep each released pair with this probability (same ``epsilon``;
-        see :func:`flip_edges`).
-    max_added_edges : float or None, default=20_000_000
-        Refuse releases expected to add more edges than this (computed from
-        public parameters before allocating; see :func:`flip_edges`).
-
-    Attributes
-    ----------
-    epsilon_ : float
-        Privacy loss of one release.
-    s_ : float
-        Randomisation probability used; each bit flips with probability
-        ``s_ / 2``.
-    {{n_features_in}}
-
-    See Also
-    --------
-    flip_edges : the function doing the work.
-    skdpgraph.cluster.PrivateGraphClustering : perturbation then clustering.
-
-    {{muelle_references}}
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> from skdpgraph.edge_dp import EdgeFlipPerturbation
-    >>> G = nx.les_miserables_graph()
-    >>> pert = EdgeFlipPerturbation(epsilon=3.0, random_state=0)
-    >>> P = pert.fit_transform(G)
-    >>> P.shape, round(pert.s_, 4)
-    ((77, 77), 0.0949)
-    """
-
-    def _fit(self, X):
-        self.s_, self.epsilon_ = _resolve_privacy(self.epsilon, self.s, type(self).__name__)
-        A = check_adjacency(X)
-        self.n_features_in_ = A.shape[0]
-        return A
-
-    def _release(self, A):
-        """One release of the validated adjacency ``A`` (one charge)."""
-        return self._release_flipped(A, self.s_, self.epsilon_)
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Validate the parameters and the graph; nothing is released.
-
-        Parameters
-        ----------
-        X : array-like, sparse matrix or networkx.Graph
-            Adjacency of an undirected graph (see :func:`check_adjacency`).
-        y : Ignored
-
-        Returns
-        -------
-        self : EdgeFlipPerturbation
-        """
-        self._fit(X)
-        return self
-
-    def transform(self, X):
-        """Release a perturbed copy of ``X`` (one ``epsilon_``-DP release).
-
-        Parameters
-        ----------
-        X : array-like, sparse matrix or networkx.Graph
-            Adjacency of an undirected graph with ``n_features_in_`` nodes.
-
-        Returns
-        -------
-        perturbed : scipy.sparse.csr_array of shape (n, n)
-            Symmetric 0/1 adjacency (float64), no diagonal.
-        """
-        check_is_fitted(self)
-        X = _validate_array(X, "X")
-        _check_n_nodes_consistent(self, X)
-        return self._release(_adjacency_from_validated(X, False, "X"))
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit_transform(self, X, y=None):
-        """Fit and release one perturbed copy of ``X`` (validated once).
-
-        Parameters
-        ----------
-        X : array-like, sparse matrix or networkx.Graph
-        y : Ignored
-
-        Returns
-        -------
-        perturbed : scipy.sparse.csr_array of shape (n, n)
-        """
-        return self._release(self._fit(X))
+    return _flip_canonical(A, s, rng, sample_rate, max_added_edges)

@@ -9,8 +9,7 @@ has a topology that depends on them, which weight-DP does not cover: see
 each class's docstring.
 """
 
-from ._builders import DisconnectedGraphWarning, EpsilonGraph, HomogeneousGraph
+from ._builders import EpsilonGraph, HomogeneousGraph
 from ._weights import SimilarityToDistance, StructuralDistance
 
-__all__ = ["EpsilonGraph", "HomogeneousGraph", "DisconnectedGraphWarning",
-           "SimilarityToDistance", "StructuralDistance"]
+__all__ = ["EpsilonGraph", "HomogeneousGraph", "SimilarityToDistance", "StructuralDistance"]

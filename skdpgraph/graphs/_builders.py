@@ -27,21 +27,20 @@ cover it. Use them on public coordinates, or accept that the topology leaks.
 """
 
 import math
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.neighbors import NearestNeighbors
 from sklearn.utils import column_or_1d
-from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.extmath import row_norms
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ..exceptions import DisconnectedGraphWarning
 from ..utils import check_dense_memory, check_graph, directed_csr, from_networkx, n_components
-from ..utils._graph import _is_networkx_graph
-from ..utils._validation import RealParametersMixin
+from ..utils._config import CHUNK_SIZE, warn_data_dependent
+from ..utils._networkx import _is_networkx_graph
+from ..utils._param_validation import Interval, StrOptions, fit_context
 
 #: Metrics whose distances this module recomputes exactly and symmetrically
 #: (``d(a, b) == d(b, a)`` bit for bit) from the coordinates.
@@ -51,12 +50,6 @@ EXACT_METRICS = frozenset({
 })
 #: Metrics scikit-learn's neighbour search accepts with sparse features.
 _SPARSE_METRICS = frozenset({"euclidean", "l2", "manhattan", "cityblock", "l1", "cosine"})
-#: Pairs per chunk of the exact distance computation (bounds memory).
-_CHUNK = 1 << 16
-
-
-class DisconnectedGraphWarning(UserWarning):
-    """The graph built from the training data has several connected components."""
 
 
 # ---------------------------------------------------------------------------
@@ -167,8 +160,8 @@ def _paired_distances(X, rows, Y, cols, metric, p, metric_params):
             out[k] = metric(Xd[rows[k]], Yd[cols[k]], **params)
         return out
     reduce = _reduce_sparse if sp.issparse(X) else _reduce_dense
-    for start in range(0, rows.size, _CHUNK):
-        sl = slice(start, start + _CHUNK)
+    for start in range(0, rows.size, CHUNK_SIZE):
+        sl = slice(start, start + CHUNK_SIZE)
         out[sl] = reduce(X[rows[sl]], Y[cols[sl]], kind, p)
     return out
 
@@ -177,7 +170,7 @@ def _pairwise_distances(X, Y, metric, p, metric_params):
     """Full ``(len(X), len(Y))`` matrix of exact, symmetric distances."""
     n_q, n_f = X.shape[0], Y.shape[0]
     D = np.empty((n_q, n_f), dtype=np.float64)
-    step = max(1, _CHUNK // max(n_f, 1))
+    step = max(1, CHUNK_SIZE // max(n_f, 1))
     cols = np.arange(n_f)
     for start in range(0, n_q, step):
         stop = min(n_q, start + step)
@@ -206,6 +199,14 @@ def _n_components(G):
     return n_components(G)
 
 
+def _max_row_norm(X):
+    """The largest Euclidean norm of a row of ``X`` (dense or sparse); 0 without rows."""
+    if X.shape[0] == 0:
+        return 0.0
+    squares = X.multiply(X).sum(axis=1) if sp.issparse(X) else np.einsum("ij,ij->i", X, X)
+    return float(np.sqrt(np.max(squares)))
+
+
 def _check_precomputed(X, what="X"):
     """Non-negative distances; returns the stored (row, col, value) triplets."""
     if sp.issparse(X):
@@ -222,7 +223,7 @@ def _check_precomputed(X, what="X"):
     return rows, cols, np.asarray(vals, dtype=np.float64)
 
 
-class _GraphTransformer(RealParametersMixin, TransformerMixin, BaseEstimator):
+class _GraphTransformer(TransformerMixin, BaseEstimator):
     """Shared validation for the graph transformers."""
 
     def __sklearn_tags__(self):
@@ -295,7 +296,7 @@ class EpsilonGraph(_GraphTransformer):
     n_components_ : int
         Number of connected components of the graph of the fitted points
         (isolated points count as components). The clusterers handle each
-        component separately; a :class:`DisconnectedGraphWarning` (with the
+        component separately; a :class:`~skdpgraph.exceptions.DisconnectedGraphWarning` (with the
         count and the fix) is emitted in :meth:`fit` when it is above 1.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -336,7 +337,8 @@ class EpsilonGraph(_GraphTransformer):
     Examples
     --------
     >>> import numpy as np
-    >>> from skdpgraph.graphs import DisconnectedGraphWarning, EpsilonGraph
+    >>> from skdpgraph.exceptions import DisconnectedGraphWarning
+    >>> from skdpgraph.graphs import EpsilonGraph
     >>> X = np.array([[0.0], [0.5], [0.5], [3.0], [3.5]])
     >>> G = EpsilonGraph(radius=1.0).fit_transform(X[:3])
     >>> G.toarray()
@@ -405,7 +407,7 @@ class EpsilonGraph(_GraphTransformer):
             n_jobs=self.n_jobs,
         ).fit(X)
         self._fit_X = X
-        self._fit_scale = float(row_norms(X).max())
+        self._fit_scale = _max_row_norm(X)
         return X
 
     def _query_radius(self, X):
@@ -423,7 +425,7 @@ class EpsilonGraph(_GraphTransformer):
         kind, _ = _canonical_metric(self.metric, self._p)
         d = X.shape[1]
         tol = 64.0 * (d + 2) * np.finfo(np.float64).eps
-        scale = max(self._fit_scale, float(row_norms(X).max()) if X.shape[0] else 0.0)
+        scale = max(self._fit_scale, _max_row_norm(X))
         if kind == "euclid":
             return math.sqrt(r * r + tol * 2.0 * scale * scale) * (1.0 + 1e-12)
         if kind == "sq":
@@ -452,7 +454,7 @@ class EpsilonGraph(_GraphTransformer):
         keep = d <= r
         return directed_csr(rows[keep], cols[keep], d[keep], (n_q, n_f))
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(skip_nested_validation=True)
     def fit(self, X, y=None):
         """Store the points and index them for radius queries.
 
@@ -473,14 +475,14 @@ class EpsilonGraph(_GraphTransformer):
 
     def _warn_disconnected(self):
         if self.n_components_ is not None and self.n_components_ > 1:
-            warnings.warn(
+            warn_data_dependent(
                 f"The epsilon-graph (radius={self.radius:g}) has {self.n_components_} "
                 "connected components: the clusterers treat each component separately, "
                 f"so the clustering will have at least {self.n_components_} clusters. "
                 "Increase radius (the longest edge of the minimum spanning tree of the "
                 "points is the smallest radius that connects them), or build a k-nearest-"
                 "neighbours graph instead.",
-                DisconnectedGraphWarning, stacklevel=3,
+                DisconnectedGraphWarning,
             )
 
     def transform(self, X):
@@ -503,7 +505,7 @@ class EpsilonGraph(_GraphTransformer):
         X = self._validate_X(X, reset=False, accept_sparse="csr")
         return self._graph(X)
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         """Fit and return the epsilon-graph of ``X`` (one radius search).
 
@@ -575,7 +577,7 @@ class HomogeneousGraph(_GraphTransformer):
         Divisor of the weights (1.0 if the fitted graph has no edge).
     n_components_ : int
         Connected components of the graph of the fitted points. A
-        :class:`DisconnectedGraphWarning` is emitted in :meth:`fit` when it
+        :class:`~skdpgraph.exceptions.DisconnectedGraphWarning` is emitted in :meth:`fit` when it
         is above 1.
     classes_ : ndarray or None
         The labels seen in :meth:`fit` (``None`` without ``y``).
@@ -738,18 +740,17 @@ class HomogeneousGraph(_GraphTransformer):
         G, self.scale_ = self._graph(X, None)
         self.n_components_ = _n_components(G)
         if self.n_components_ > 1:
-            warnings.warn(
+            warn_data_dependent(
                 f"The homogeneous graph has {self.n_components_} connected components "
                 f"(w_min={self.w_min}, w_max={self.w_max}); the clusterers treat each "
                 "component separately, so no cluster will span two of them. To connect "
                 "it, widen the band (a larger w_max keeps longer edges inside clusters) "
                 "or rescale X so that the distances of interest lie in (w_min, w_max).",
                 DisconnectedGraphWarning,
-                stacklevel=3,
             )
         return G
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(skip_nested_validation=True)
     def fit(self, X, y=None):
         """Store the points (and labels) and the scale of their graph.
 
@@ -788,7 +789,7 @@ class HomogeneousGraph(_GraphTransformer):
         X = self._validate_X(X, reset=False, accept_sparse="csr")
         return self._graph(X, self.scale_)[0]
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         """Fit and return the homogeneous graph of ``X``.
 

@@ -15,12 +15,12 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..utils import check_adjacency, similarity_to_distance
 from ..utils._docs import fill_doc
+from ..utils._param_validation import Interval, StrOptions, fit_context
 from ..utils._validation import GraphInputTagsMixin
 
 #: Block size (entries of A @ A) of the structural-distance product.
@@ -57,7 +57,7 @@ class _GraphWeightTransformer(GraphInputTagsMixin, TransformerMixin, BaseEstimat
             )
         return X
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(skip_nested_validation=True)
     def fit(self, X, y=None):
         """Check ``X``; nothing is learnt (the map is fixed by the parameters).
 
@@ -161,8 +161,7 @@ class SimilarityToDistance(_GraphWeightTransformer):
     _row_wise = True
 
     def _transform(self, X):
-        kw = dict(conversion=self.conversion, max_similarity=self.max_similarity,
-                  stacklevel=4)
+        kw = dict(conversion=self.conversion, max_similarity=self.max_similarity)
         if sp.issparse(X):
             G = sp.csr_array(X, copy=True)
             G.sum_duplicates()

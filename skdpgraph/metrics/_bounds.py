@@ -44,17 +44,13 @@ from scipy.special import gammaln, logsumexp
 
 from ..privacy import check_neighborhood, laplace_mst_scale
 from ..tree import minimum_spanning_tree
-from ..utils import check_graph, check_int, check_real, edges_to_csr, graph_edges
+from ..utils import check_graph, check_int, check_positive, check_real, edges_to_csr, graph_edges
 from ..utils._validation import check_node_labels
 from ._homogeneity import check_homogeneity
 
 # ---------------------------------------------------------------------------
 # validation helpers
 # ---------------------------------------------------------------------------
-
-def _positive(value, name, *, allow_inf=False):
-    return check_real(value, name, low=0.0, low_open=True, allow_inf=allow_inf)
-
 
 def _gamma(gamma):
     return check_real(gamma, "gamma (the failure probability)", low=0.0, high=1.0,
@@ -129,8 +125,8 @@ def pamst_error_bound(n_nodes, epsilon, *, sensitivity, gamma=0.05, range_sizes=
     16.6355
     """
     n = check_int(n_nodes, "n_nodes", 2)
-    epsilon = _positive(epsilon, "epsilon")
-    mu = _positive(sensitivity, "sensitivity")
+    epsilon = check_positive(epsilon, "epsilon")
+    mu = check_positive(sensitivity, "sensitivity")
     gamma = _gamma(gamma)
     k = n - 1
     if range_sizes is None:
@@ -206,8 +202,8 @@ def laplace_mst_error_bound(n_nodes, n_edges, epsilon, *, sensitivity, neighborh
     if m > n * (n - 1) // 2:
         raise ValueError(f"A simple graph on {n} nodes has at most {n * (n - 1) // 2} edges; "
                          f"got n_edges={m}.")
-    epsilon = _positive(epsilon, "epsilon")
-    mu = _positive(sensitivity, "sensitivity")
+    epsilon = check_positive(epsilon, "epsilon")
+    mu = check_positive(sensitivity, "sensitivity")
     gamma = _gamma(gamma)
     b = laplace_mst_scale(m, mu, neighborhood, epsilon)
     return 2.0 * (n - 1) * b * math.log(m / gamma)
@@ -296,8 +292,8 @@ def partitioning_topology_probability(graph, labels, epsilon, *, sensitivity, fo
     G = check_graph(graph, metric="precomputed", what="graph")
     n = G.shape[0]
     codes = check_node_labels(labels, n)
-    epsilon = _positive(epsilon, "epsilon")
-    mu = _positive(sensitivity, "sensitivity")
+    epsilon = check_positive(epsilon, "epsilon")
+    mu = check_positive(sensitivity, "sensitivity")
     form = _form(form)
     if sp.issparse(G):
         n_comp, _ = connected_components(G, directed=False)
@@ -441,8 +437,8 @@ def order_preservation_probability(blocks, epsilon, *, sensitivity, neighborhood
     >>> round(p, 6)  # 1 - e^{-10} (1/2 + 10/4)
     0.999864
     """
-    epsilon = _positive(epsilon, "epsilon")
-    mu = _positive(sensitivity, "sensitivity")
+    epsilon = check_positive(epsilon, "epsilon")
+    mu = check_positive(sensitivity, "sensitivity")
     neighborhood = check_neighborhood(neighborhood)
     form = _form(form)
     arrays = []

@@ -27,6 +27,16 @@ def validity_index(separation, dispersion):
     ``V_C = 1``: this is the authors' convention for singletons, extended
     continuously (for ``DISP = 0 < SEP`` the formula already gives 1), and it
     defines the case ``SEP = DISP = 0``, so the index is never NaN.
+
+    Parameters
+    ----------
+    separation, dispersion : array-like of float
+        ``SEP`` and ``DISP`` of each cluster.
+
+    Returns
+    -------
+    ndarray of float
+        ``V_C`` of each cluster, in ``[-1, 1]``.
     """
     sep = np.asarray(separation, dtype=np.float64)
     disp = np.asarray(dispersion, dtype=np.float64)

@@ -30,27 +30,24 @@ References
 """
 
 import math
+import multiprocessing
+import os
 import threading
 
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from ..utils import check_real
+from ..exceptions import BudgetError, DetachedAccountantError
+from ..utils import check_positive, check_real
 
 #: Relative slack allowed when a spend lands exactly on the budget
 #: (sums of floats such as 0.1 + 0.2 must not overspend 0.3).
 _BUDGET_RTOL = 1e-12
 
 
-class BudgetError(ValueError):
-    """Raised when a privacy spend would exceed the accountant's budget."""
-
-
-class DetachedAccountantError(BudgetError):
-    """Raised by a :class:`BudgetAccountant` copied to another process by pickling.
-
-    Its spends would never reach the original accountant, so it refuses them.
-    """
+def _in_worker_process():
+    """True in a process started by multiprocessing, joblib's loky or a Dask nanny."""
+    return multiprocessing.parent_process() is not None
 
 
 def _check_eps_delta(epsilon, delta, *, allow_inf=True):
@@ -94,19 +91,22 @@ class BudgetAccountant:
     The estimators spend on the accountant they are given, or, with
     ``accountant=None``, on the default accountant (:meth:`load_default`;
     an unlimited one unless :meth:`set_default` or a ``with`` block sets
-    another). The default lives in one process: worker processes have their
-    own.
+    another).
 
-    Copies (``copy.copy``, ``copy.deepcopy``, hence scikit-learn's ``clone``)
-    return the accountant itself, so every clone of an estimator spends
-    against the one budget, and :meth:`spend` is thread-safe (threads, such
-    as joblib's threading backend, share it). A pickled copy -- what worker
-    processes receive under GridSearchCV or joblib with ``n_jobs > 1``, or
-    a Dask cluster -- cannot report back: it is *detached* and refuses every
-    :meth:`check` and :meth:`spend` with a :class:`DetachedAccountantError`,
-    so a fit in another process fails before it releases anything instead of
-    spending unseen. Give each process its own accountant (and add up their
-    spends), or run with ``n_jobs=1``.
+    One rule holds in every process and backend: a spend is recorded on the
+    budget it belongs to before anything is released, or the fit refuses
+    before it reads anything private. Copies (``copy.copy``,
+    ``copy.deepcopy``, hence scikit-learn's ``clone``) return the accountant
+    itself, so every clone of an estimator spends against the one budget,
+    and :meth:`spend` is thread-safe (threads, such as joblib's threading
+    backend or a Dask cluster with ``processes=False``, share it). A pickled
+    copy -- what worker processes receive under GridSearchCV or joblib with
+    ``n_jobs > 1``, or a Dask cluster of processes -- cannot report back: it
+    is *detached* and refuses every :meth:`check` and :meth:`spend` with a
+    :class:`DetachedAccountantError`; so does the default accountant in a
+    worker process (the caller's default does not travel there). To run
+    private fits in worker processes, pay for them on the client first with
+    :func:`prepay_search`, or use ``n_jobs=1`` or the threading backend.
 
     Parameters
     ----------
@@ -141,6 +141,7 @@ class BudgetAccountant:
     """
 
     _default = None
+    _default_pid = None
 
     def __init__(self, epsilon=float("inf"), delta=1.0, slack=0.0, spent_budget=None):
         self.epsilon, self.delta = _check_eps_delta(epsilon, delta)
@@ -154,6 +155,7 @@ class BudgetAccountant:
     def __getstate__(self):
         state = self.__dict__.copy()
         del state["_lock"]
+        state.pop("_previous_default", None)  # the caller's default stays home
         # Whoever unpickles this holds a copy: its spends would be lost.
         state["_detached"] = True
         return state
@@ -165,11 +167,15 @@ class BudgetAccountant:
     def _refuse_if_detached(self):
         if self._detached:
             raise DetachedAccountantError(
-                "This BudgetAccountant is a pickled copy (for example sent to a worker "
-                "process by GridSearchCV or joblib with n_jobs > 1, or to a Dask "
-                "worker): its spends would never reach the original accountant, so it "
-                "refuses them. Run with n_jobs=1 (threads share the accountant), or "
-                "give each process its own accountant and add up their spends."
+                "This BudgetAccountant was restored from a pickle: a saved model that "
+                "was reloaded, or a copy sent to a worker process (GridSearchCV or "
+                "joblib with n_jobs > 1, a Dask worker). Its spends would never reach "
+                "the original budget, so it refuses them. To refit a reloaded model, "
+                "give it a live accountant: model.set_params(accountant=budget) (or "
+                "accountant=None for the default). To run private fits in worker "
+                "processes, pay for them on the client first with "
+                "skdpgraph.privacy.prepay_search, or use n_jobs=1 or the threading "
+                "backend (threads share the accountant)."
             )
 
     def __copy__(self):
@@ -187,26 +193,48 @@ class BudgetAccountant:
                 f"spent={self.total()})")
 
     def __enter__(self):
-        self._previous_default = BudgetAccountant._default
+        self._previous_default = (BudgetAccountant._default, BudgetAccountant._default_pid)
         self.set_default()
         return self
 
     def __exit__(self, *exc):
-        BudgetAccountant._default = self._previous_default
+        BudgetAccountant._default, BudgetAccountant._default_pid = self._previous_default
         del self._previous_default
 
     def set_default(self):
         """Make this the default accountant (of estimators given none). Returns self."""
         BudgetAccountant._default = self
+        BudgetAccountant._default_pid = os.getpid()
         return self
 
     @staticmethod
     def load_default(accountant=None):
-        """``accountant`` if given, else the default one (created unlimited if none)."""
+        """``accountant`` if given, else the default one.
+
+        The default is the one :meth:`set_default` (or a ``with`` block) set in
+        this process; if none was, an unlimited one is created -- except in a
+        worker process (started by multiprocessing, joblib's loky, a Dask
+        nanny), where the caller's default is out of reach and spends made
+        there would go unseen: there a :class:`DetachedAccountantError` is
+        raised instead, before anything private is read.
+        """
         if accountant is not None:
             return accountant
-        if BudgetAccountant._default is None:
+        if BudgetAccountant._default_pid != os.getpid():
+            # None set here (a forked child inherits the parent's object, not
+            # its ledger).
+            if _in_worker_process():
+                raise DetachedAccountantError(
+                    "A private fit in a worker process (GridSearchCV or joblib with "
+                    "n_jobs > 1, multiprocessing, a Dask worker) was given no "
+                    "accountant: the caller's default accountant does not travel to "
+                    "other processes, and spends made here would go unseen, so the fit "
+                    "refuses. Pay for the fits on the client first with "
+                    "skdpgraph.privacy.prepay_search(search, X), use n_jobs=1 or the "
+                    "threading backend, or set an accountant in this process."
+                )
             BudgetAccountant._default = BudgetAccountant()
+            BudgetAccountant._default_pid = os.getpid()
         return BudgetAccountant._default
 
     @staticmethod
@@ -214,6 +242,7 @@ class BudgetAccountant:
         """Remove and return the default accountant."""
         default = BudgetAccountant.load_default()
         BudgetAccountant._default = None
+        BudgetAccountant._default_pid = None
         return default
 
     @property
@@ -282,6 +311,11 @@ class BudgetAccountant:
     def check(self, epsilon, delta):
         """Raise :class:`BudgetError` if spending ``(epsilon, delta)`` overspends.
 
+        Parameters
+        ----------
+        epsilon, delta : float
+            The spend.
+
         Returns
         -------
         True
@@ -303,6 +337,11 @@ class BudgetAccountant:
     def spend(self, epsilon, delta):
         """Record a spend of ``(epsilon, delta)`` after checking it fits.
 
+        Parameters
+        ----------
+        epsilon, delta : float
+            The spend.
+
         Returns
         -------
         self
@@ -321,6 +360,12 @@ def charge(accountant, epsilon, delta):
     typed); ``None`` means the default accountant
     (:meth:`BudgetAccountant.load_default`). A release that fails afterwards
     has still spent its budget, so a failure can never hide a spend.
+
+    Parameters
+    ----------
+    accountant : object with ``check`` and ``spend``, or None
+    epsilon, delta : float
+        The spend.
     """
     accountant = BudgetAccountant.load_default(accountant)
     accountant.check(epsilon, delta)
@@ -331,17 +376,13 @@ def charge(accountant, epsilon, delta):
 # zCDP
 # ---------------------------------------------------------------------------
 
-def _check_positive(value, name, *, allow_zero=True, allow_inf=False):
-    return check_real(value, name, low=0.0, low_open=not allow_zero, allow_inf=allow_inf)
-
-
 def pure_to_zcdp(epsilon):
     """zCDP parameter of a pure ``epsilon``-DP mechanism: ``epsilon**2 / 2``.
 
     Any ``epsilon``-DP mechanism is ``(epsilon**2 / 2)``-zCDP ([BS16],
     Proposition 1.4).
     """
-    epsilon = _check_positive(epsilon, "epsilon", allow_inf=True)
+    epsilon = check_positive(epsilon, "epsilon", allow_zero=True, allow_inf=True)
     return 0.5 * epsilon * epsilon
 
 
@@ -352,7 +393,7 @@ def exponential_mechanism_zcdp(epsilon):
     ``epsilon``-DP and, being ``epsilon``-bounded range, ``(epsilon**2 / 8)``-zCDP
     ([CR21], Lemma 3.2), four times less than the generic ``epsilon**2 / 2``.
     """
-    epsilon = _check_positive(epsilon, "epsilon", allow_inf=True)
+    epsilon = check_positive(epsilon, "epsilon", allow_zero=True, allow_inf=True)
     return 0.125 * epsilon * epsilon
 
 
@@ -361,7 +402,7 @@ def exponential_mechanism_epsilon(rho):
 
     The inverse of :func:`exponential_mechanism_zcdp`.
     """
-    return math.sqrt(8.0 * _check_positive(rho, "rho", allow_zero=False))
+    return math.sqrt(8.0 * check_positive(rho, "rho"))
 
 
 def gaussian_zcdp(l2_sensitivity, sigma):
@@ -369,9 +410,20 @@ def gaussian_zcdp(l2_sensitivity, sigma):
 
     Adding ``N(0, sigma**2 I)`` to a query of L2 sensitivity ``D`` is
     ``D**2 / (2 sigma**2)``-zCDP ([BS16], Proposition 1.6).
+
+    Parameters
+    ----------
+    l2_sensitivity : float
+        ``D``.
+    sigma : float
+        Standard deviation of the noise.
+
+    Returns
+    -------
+    float
     """
-    l2_sensitivity = _check_positive(l2_sensitivity, "l2_sensitivity")
-    sigma = _check_positive(sigma, "sigma", allow_zero=False, allow_inf=True)
+    l2_sensitivity = check_positive(l2_sensitivity, "l2_sensitivity", allow_zero=True)
+    sigma = check_positive(sigma, "sigma", allow_inf=True)
     ratio = l2_sensitivity / sigma if sigma < math.inf else 0.0
     if ratio > 1e154:  # its square overflows: no privacy to speak of
         return math.inf
@@ -439,7 +491,7 @@ def zcdp_to_approx_dp(rho, delta, *, method="cks"):
     >>> zcdp_to_approx_dp(0.5, 1e-5) < 5.2985
     True
     """
-    rho = _check_positive(rho, "rho", allow_inf=True)
+    rho = check_positive(rho, "rho", allow_zero=True, allow_inf=True)
     delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
     if method not in ("cks", "bun_steinke"):
         raise ValueError(f"method must be 'cks' or 'bun_steinke'; got {method!r}.")
@@ -485,7 +537,7 @@ def approx_dp_to_zcdp(epsilon, delta, *, method="cks"):
     >>> zcdp_to_approx_dp(rho, 1e-6) <= 1.0
     True
     """
-    epsilon = _check_positive(epsilon, "epsilon", allow_zero=False, allow_inf=True)
+    epsilon = check_positive(epsilon, "epsilon", allow_inf=True)
     delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
     if method not in ("cks", "bun_steinke"):
         raise ValueError(f"method must be 'cks' or 'bun_steinke'; got {method!r}.")

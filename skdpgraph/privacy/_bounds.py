@@ -7,26 +7,13 @@ and says so with a :class:`PrivacyLeakWarning` (diffprivlib's convention).
 """
 
 import math
-import warnings
 
 import numpy as np
 
+from ..exceptions import DataDependentWarning, PrivacyLeakWarning
+from ..utils._config import data_dependent_warnings, warn_data_dependent
 from ..utils._validation import check_distance_range
-
-# Defined with the plumbing (the graph gateway warns with it too) and
-# documented and exported here, its home.
-from ..utils._validation import PrivacyLeakWarning
-
-
-class NoiseDominatesWarning(UserWarning):
-    """A release is so noisy that its output is about what pure noise gives.
-
-    Emitted by :class:`~skdpgraph.cluster.PrivateMSTClustering` when the
-    noise scale of the chosen tree mechanism at the given ``epsilon``
-    exceeds the public weight range (:func:`signal_epsilon`); the message
-    gives the ``epsilon`` from which the mechanism carries signal. The test
-    reads public parameters only, so the warning reveals nothing private.
-    """
+from ..utils._warnings import warn
 
 
 def check_weight_bounds(weight_bounds):
@@ -34,7 +21,7 @@ def check_weight_bounds(weight_bounds):
     return check_distance_range(weight_bounds, "weight_bounds")
 
 
-def data_weight_bounds(weights, stacklevel=3):
+def data_weight_bounds(weights):
     """Bounds read from private weights, coarsened, with a PrivacyLeakWarning.
 
     The bounds are ``(0, 2**ceil(log2(max w)))``: the smallest power of two
@@ -44,13 +31,13 @@ def data_weight_bounds(weights, stacklevel=3):
     maximum, so a fitted model that stores them publishes no private weight.
     """
     weights = np.asarray(weights, dtype=np.float64)
-    warnings.warn(
+    warn(
         "weight_bounds were not given, so they are computed from the private "
         "weights (0 and the power of two at or above their maximum). This leaks "
         "the order of magnitude of the largest weight, which the privacy "
         "guarantee does not cover. Pass public bounds, e.g. "
         "weight_bounds=(0.0, 1.0), for a true guarantee.",
-        PrivacyLeakWarning, stacklevel=stacklevel,
+        PrivacyLeakWarning,
     )
     top = float(weights.max()) if weights.size else 0.0
     if not top > 0:
@@ -63,30 +50,50 @@ def data_weight_bounds(weights, stacklevel=3):
     return 0.0, math.ldexp(1.0, exponent)
 
 
-def clip_to_bounds(weights, bounds, stacklevel=3):
+def clip_to_bounds(weights, bounds):
     """Clip private weights into public bounds, warning when any lay outside.
 
     Clipping is 1-Lipschitz in every weight, so neighbouring weight functions
     stay neighbours under both neighbourhoods: the guarantee is unchanged.
     The warning itself depends on the private weights (it says that some
-    weight left the bounds), hence it is a :class:`PrivacyLeakWarning`.
+    weight left the bounds), hence it is a
+    :class:`~skdpgraph.exceptions.DataDependentWarning`, shown only while
+    those diagnostics are on.
+
+    Parameters
+    ----------
+    weights : array-like of float
+    bounds : (float, float)
+        Public ``(low, high)``.
+
+    Returns
+    -------
+    ndarray of float64
     """
     lo, hi = bounds
     weights = np.asarray(weights, dtype=np.float64)
-    outside = int(np.count_nonzero((weights < lo) | (weights > hi)))
-    if outside:
-        warn_out_of_bounds(outside, bounds, stacklevel + 1)
-        return np.clip(weights, lo, hi)
-    return weights
+    if data_dependent_warnings():
+        outside = int(np.count_nonzero((weights < lo) | (weights > hi)))
+        if outside:
+            warn_out_of_bounds(outside, bounds)
+    return np.clip(weights, lo, hi)
 
 
-def warn_out_of_bounds(count, bounds, stacklevel=3):
-    """The :class:`PrivacyLeakWarning` of :func:`clip_to_bounds`."""
-    warnings.warn(
+def warn_out_of_bounds(count, bounds):
+    """The :class:`~skdpgraph.exceptions.DataDependentWarning` of :func:`clip_to_bounds`.
+
+    Parameters
+    ----------
+    count : int
+        Number of weights that were outside.
+    bounds : (float, float)
+        The public bounds they were clipped into.
+    """
+    warn_data_dependent(
         f"{count} weight(s) lie outside weight_bounds=({bounds[0]:g}, {bounds[1]:g}) "
         "and were clipped into them (this keeps the privacy guarantee; the "
         "warning itself reveals that some weight was out of bounds).",
-        PrivacyLeakWarning, stacklevel=stacklevel,
+        DataDependentWarning,
     )
 
 
@@ -100,6 +107,17 @@ def normalize_weights(weights, weight_bounds):
     that every weight is a positive distance as DBMSTClu's definitions
     assume. Reading only public numbers and released values, this is
     post-processing and costs no privacy.
+
+    Parameters
+    ----------
+    weights : array-like of float
+        Released weights.
+    weight_bounds : (float, float)
+        Public ``(low, high)``.
+
+    Returns
+    -------
+    ndarray of float64
     """
     lo, hi = check_weight_bounds(weight_bounds)
     out = (np.asarray(weights, dtype=np.float64) - lo) / (hi - lo)

@@ -22,13 +22,16 @@ The noise itself is drawn by :mod:`skdpgraph.privacy` 's samplers.
 
 import functools
 import math
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
 from scipy.special import expit
 
 from ..utils import check_real
+from ..utils._docs import fill_doc
 from ._accounting import approx_dp_to_zcdp, zcdp_to_approx_dp
+from ._noise import _contexts
 from ._validation import (
     check_delta,
     check_epsilon,
@@ -36,7 +39,6 @@ from ._validation import (
     check_rho,
     check_sensitivity,
 )
-from ..utils._docs import fill_doc
 
 #: Noise distributions of the input-perturbation tree.
 INPUT_NOISES = ("gumbel", "laplace", "gaussian")
@@ -138,6 +140,16 @@ def laplace_scale(l1_sensitivity, epsilon):
     L1 sensitivity ``Delta_1`` is ``epsilon``-DP (Dwork, McSherry, Nissim and
     Smith 2006): the density ratio at any output is at most
     ``exp(||f(w) - f(w')||_1 / b)``.
+
+    Parameters
+    ----------
+    l1_sensitivity : float
+        ``Delta_1``.
+    epsilon : float
+
+    Returns
+    -------
+    float
     """
     l1_sensitivity = check_real(l1_sensitivity, "l1_sensitivity", low=0.0)
     return l1_sensitivity / check_epsilon(epsilon)
@@ -147,6 +159,17 @@ def gaussian_sigma(l2_sensitivity, rho):
     """Standard deviation ``Delta_2 / sqrt(2 rho)`` of the rho-zCDP Gaussian mechanism.
 
     (Bun and Steinke 2016, Proposition 1.6.)
+
+    Parameters
+    ----------
+    l2_sensitivity : float
+        ``Delta_2``.
+    rho : float
+        The zCDP budget.
+
+    Returns
+    -------
+    float
     """
     l2_sensitivity = check_real(l2_sensitivity, "l2_sensitivity", low=0.0)
     return l2_sensitivity / math.sqrt(2.0 * check_rho(rho))
@@ -264,6 +287,20 @@ def noisy_max_prim_scale(*, sensitivity, n_tree_edges, epsilon=None, delta=None,
     The calibration is the Gumbel input perturbation's (both are ``k``
     exponential mechanisms with ``P(e) ~ exp(-w(e) / b)``); ``rho`` is None
     for a pure calibration.
+
+    Parameters
+    ----------
+    sensitivity : float
+        ``mu``.
+    n_tree_edges : int
+        Number of steps, ``|V| - n_components``.
+    epsilon, delta, rho : float, default=None
+        The budget, as :func:`input_perturbation_scale` takes it.
+
+    Returns
+    -------
+    (float, float or None)
+        ``b`` and ``rho``.
     """
     return input_perturbation_scale(
         "gumbel", sensitivity=sensitivity, neighborhood="linf",
@@ -274,6 +311,19 @@ def laplace_mst_scale(n_edges, sensitivity, neighborhood, epsilon):
     """Laplace scale of Sealfon's Laplace-MST: every one of the ``|E|`` weights is released.
 
     ``mu / epsilon`` under ``"l1"`` neighbours, ``|E| mu / epsilon`` under ``"linf"``.
+
+    Parameters
+    ----------
+    n_edges : int
+        ``|E|``.
+    sensitivity : float
+        ``mu``.
+    neighborhood : {"l1", "linf"}
+    epsilon : float
+
+    Returns
+    -------
+    float
     """
     return laplace_scale(release_sensitivity(n_edges, sensitivity, neighborhood), epsilon)
 
@@ -324,6 +374,15 @@ def weight_release_noise(n_released, sensitivity, neighborhood, *, epsilon=None,
     raise ValueError(f"mechanism must be 'laplace' or 'gaussian'; got {mechanism!r}.")
 
 
+def _edge_flip_loss_upper(s):
+    """Decimal upper bound of ``ln(2/s - 1)`` for one exact double ``s`` in (0, 1]."""
+    _, hi, near = _contexts(40)
+    ds = Decimal(s)
+    ratio = hi.divide(hi.subtract(2, ds), ds)
+    loss = near.ln(ratio)  # correctly rounded: within 10**-39 relative
+    return hi.add(loss, hi.multiply(abs(loss), Decimal("1e-38")))
+
+
 def edge_flip_epsilon(s):
     """Epsilon of randomized response on adjacency bits: ``ln(2/s - 1)``.
 
@@ -332,16 +391,28 @@ def edge_flip_epsilon(s):
     graphs differing in one edge give any output with probabilities in ratio
     at most ``(1 - s/2) / (s/2)`` (Muelle et al. 2015, Theorem 1). Works
     elementwise on arrays; ``s`` must already be checked to lie in (0, 1].
+    Each value is the smallest double at or above the exact ``ln(2/s - 1)``
+    of the exact double ``s`` (an enclosure in :mod:`decimal`), so that what
+    is charged is never below the true loss.
     """
-    return np.log(2.0 / s - 1.0)
+    def upper(x):
+        bound = _edge_flip_loss_upper(float(x))
+        value = float(bound)
+        return value if Decimal(value) >= bound else float(np.nextafter(value, math.inf))
+
+    arr = np.asarray(s, dtype=np.float64)
+    if arr.ndim == 0:
+        return np.float64(upper(arr))
+    return np.vectorize(upper, otypes=[np.float64])(arr)
 
 
 def edge_flip_s(epsilon):
     """The ``s`` of edge flipping with privacy loss ``epsilon``: ``2 / (1 + e^epsilon)``.
 
     The inverse of :func:`edge_flip_epsilon`, rounded up where needed so that
-    ``edge_flip_epsilon(s) <= epsilon`` holds in floating point: the
-    mechanism never spends more than asked.
+    the exact ``ln(2/s - 1)`` of the returned double is at most ``epsilon``
+    (checked on a :mod:`decimal` enclosure): the mechanism never spends more
+    than asked.
     """
     epsilon = check_epsilon(epsilon)
     s = float(2.0 * expit(-epsilon))  # 2 / (1 + e^eps) without overflow
@@ -350,7 +421,8 @@ def edge_flip_s(epsilon):
             f"epsilon={epsilon!r} is too large: the flip probability s/2 "
             "underflows to 0 in floating point."
         )
-    while s < 1.0 and edge_flip_epsilon(s) > epsilon:
+    bound = Decimal(epsilon)
+    while s < 1.0 and _edge_flip_loss_upper(s) > bound:
         s = float(np.nextafter(s, 1.0))
     return s
 
@@ -436,23 +508,89 @@ def tree_release_noise(mechanism, *, sensitivity, neighborhood, n_tree_edges, n_
     return max(tree, weights)
 
 
+#: A release can carry signal when the noise a spanning tree picks up stays
+#: within this share of the weight range (see :func:`signal_epsilon`).
+SIGNAL_SHARE = 0.2
+
+
+def selection_spread(n_edges, n_tree_edges):
+    """How far below its weight the noisy weight a spanning tree keeps lies, in noise scales.
+
+    A spanning tree of noisy weights keeps, at each node, about the smallest
+    of its ``d / 2`` incident noisy weights (``d = 2 |E| / |V|``, the mean
+    degree); the smallest of ``m`` draws of a noise of scale ``b`` (Laplace,
+    Gumbel) lies about ``b ln(m)`` below the centre. Returns
+    ``max(1, ln(d / 2))``, from public sizes only.
+
+    Parameters
+    ----------
+    n_edges : int
+        ``|E|``.
+    n_tree_edges : int
+        Edges of the spanning tree (``|V| - 1`` for a connected graph).
+
+    Returns
+    -------
+    float
+    """
+    degree = 2.0 * max(int(n_edges), 1) / (max(int(n_tree_edges), 1) + 1)
+    return max(1.0, math.log(degree / 2.0))
+
+
+def signal_allowance(mechanism, weight_range, n_edges, n_tree_edges):
+    """Largest noise scale with which a tree release can still carry signal.
+
+    Laplace-MST releases the noisy weights of the tree it keeps, and a
+    spanning tree keeps at each node about the smallest of its incident noisy
+    weights, which then lie about ``b * selection_spread(|E|, |V| - 1)`` below
+    their values (``b`` the noise scale): that shift must stay within
+    ``SIGNAL_SHARE = 0.2`` of ``weight_range``. The topology mechanisms
+    release the tree's weights separately (Weight-Release), and their tree is
+    close to a uniformly random one once the noise scale exceeds
+    ``weight_range``. Public sizes only.
+
+    Parameters
+    ----------
+    mechanism : str
+        As for :func:`tree_release_noise`.
+    weight_range : float
+        ``high - low`` of the weight bounds.
+    n_edges, n_tree_edges : int
+        ``|E|``, and the edges of the spanning tree (``|V| - 1`` for a
+        connected graph).
+
+    Returns
+    -------
+    float
+    """
+    if mechanism == "laplace":
+        return SIGNAL_SHARE * weight_range / selection_spread(n_edges, n_tree_edges)
+    return weight_range
+
+
 def signal_epsilon(mechanism, *, weight_range, sensitivity, neighborhood, n_tree_edges,
                    n_edges, accounting="pure", delta=None, tree_share=0.5):
-    """Smallest budget at which a tree release's noise is within the weight range.
+    """Smallest budget at which a tree release can carry signal, from public parameters.
 
-    Below it, the noise scale of :func:`tree_release_noise` exceeds
-    ``weight_range`` (the width ``high - low`` of the public weight bounds):
-    the noise then swamps every difference between weights, the released
-    tree is close to a uniformly random one (or its weights to noise) and
-    DBMSTClu's clusters are about what pure noise gives. It is a necessary
-    condition for a useful release, not a sufficient one: on the UAI moons
-    the median ARI reaches 0.9 at 10 to 25 times this budget
-    (``docs/private_trees.md``). Computed from public parameters only.
+    Below it the noise of scale ``b`` (:func:`tree_release_noise`: the
+    Laplace scale of Laplace-MST; the Gumbel scale of the steps or ``1 / c``
+    of the exponential mechanism; the Weight-Release noise) exceeds
+    :func:`signal_allowance`: for Laplace-MST, the weights the tree keeps lie
+    about ``b * ln(d / 2)`` below their values (``d`` the mean degree) and
+    that exceeds a fifth of ``weight_range``; for the topology mechanisms,
+    ``b`` exceeds ``weight_range`` and the tree is close to a uniformly random
+    one. DBMSTClu's clusters are then about what noise gives (one cluster per
+    node, or clusters of no meaning).
+
+    The share was set on measured releases (``docs/private_trees.md``,
+    "When the release carries no signal"). It is a necessary condition for a
+    useful release, not a sufficient one: whether clusters survive also
+    depends on their separation, which is private.
 
     Every noise scale is proportional to ``1 / epsilon`` under pure
     accounting and to ``1 / sqrt(rho)`` under zCDP, so the threshold is in
-    closed form: ``epsilon* = epsilon * scale(epsilon) / range``, or
-    ``rho* = rho * (scale(rho) / range)**2`` converted to
+    closed form: ``epsilon* = b(1) / allowance``, or
+    ``rho* = (b(rho=1) / allowance)**2`` converted to
     ``(epsilon*, delta)``-DP with :func:`zcdp_to_approx_dp`.
 
     Parameters
@@ -460,13 +598,15 @@ def signal_epsilon(mechanism, *, weight_range, sensitivity, neighborhood, n_tree
     mechanism : str
         As for :func:`tree_release_noise`.
     weight_range : float
-        ``high - low`` of the public weight bounds (> 0).
-    sensitivity, neighborhood, n_tree_edges, n_edges, tree_share
+        ``high - low`` of the weight bounds (> 0).
+    sensitivity, neighborhood, n_tree_edges, n_edges
         As for :func:`tree_release_noise`.
     accounting : {"pure", "zcdp"}, default="pure"
     delta : float, default=None
         Needed with ``accounting="zcdp"`` (except for ``"laplace"``, which
         runs as a pure mechanism).
+    tree_share : float in (0, 1), default=0.5
+        As for :func:`tree_release_noise`.
 
     Returns
     -------
@@ -478,20 +618,21 @@ def signal_epsilon(mechanism, *, weight_range, sensitivity, neighborhood, n_tree
     >>> from skdpgraph.privacy import signal_epsilon
     >>> common = dict(weight_range=1.0, sensitivity=0.1, neighborhood="l1",
     ...               n_tree_edges=99, n_edges=2309)
+    >>> round(signal_epsilon("laplace", **common), 2)  # 0.1 x ln(23.1) / 0.2
+    1.57
     >>> round(signal_epsilon("pamst", **common), 1)
     39.6
-    >>> round(signal_epsilon("laplace", **common), 2)
-    0.1
     """
     weight_range = check_real(weight_range, "weight_range", low=0.0, low_open=True)
     kwargs = dict(sensitivity=sensitivity, neighborhood=neighborhood,
                   n_tree_edges=n_tree_edges, n_edges=n_edges, tree_share=tree_share)
+    allowed = signal_allowance(mechanism, weight_range, n_edges, n_tree_edges)
     if accounting == "pure" or mechanism == "laplace":
-        return tree_release_noise(mechanism, epsilon=1.0, **kwargs) / weight_range
+        return tree_release_noise(mechanism, epsilon=1.0, **kwargs) / allowed
     if accounting != "zcdp":
         raise ValueError(f"accounting must be 'pure' or 'zcdp'; got {accounting!r}.")
     delta = check_delta(delta)
-    rho = (tree_release_noise(mechanism, rho=1.0, **kwargs) / weight_range) ** 2
+    rho = (tree_release_noise(mechanism, rho=1.0, **kwargs) / allowed) ** 2
     return zcdp_to_approx_dp(rho, delta)
 
 
@@ -503,7 +644,7 @@ def randomized_response_probability(epsilon):
     differing in one edge give any output with probabilities in ratio at most
     ``(1 - p) / p = e^epsilon``. It is edge flipping with ``s = 2 p``
     (:func:`edge_flip_s`, whose rounding it inherits: ``ln((1 - p) / p) <=
-    epsilon`` holds in floating point). Independent subsampling of the
+    epsilon`` holds exactly). Independent subsampling of the
     released pairs with any probability ``q`` (``P(1 | 1) = (1 - p) q``,
     ``P(1 | 0) = p q``) keeps the same ``epsilon``: the ratio for a released
     1 is unchanged and the one for a released 0,

@@ -94,11 +94,12 @@ from decimal import (
     Decimal,
 )
 from fractions import Fraction
-from numbers import Real
 from typing import NamedTuple
 
 import numpy as np
 
+from ..utils import check_positive
+from ..utils._config import CHUNK_SIZE
 from ..utils._docs import doc_template
 
 #: Smallest ``scale``/``sigma`` accepted by the samplers (in grid units).
@@ -116,8 +117,6 @@ _SMALL_WORD = 1 << 40
 _GAUSS_MARGIN = 8 * _REL + 2.0**-54 + 2.0**-1000
 # Scales above this use the two-stage split G = R + m H.
 _SPLIT = 2.0**16
-# Draws processed per vectorised block: temporaries stay in cache.
-_CHUNK = 1 << 16
 _U64_MAX = (1 << 64) - 1
 _LN2 = math.log(2.0)
 _MAX_ABS = 1 << 62
@@ -137,17 +136,6 @@ def _check_generator(random_state):
             f"(e.g. numpy.random.default_rng(seed)); got {type(random_state).__name__}."
         )
     return random_state
-
-
-def _check_positive(value, name, *, low=0.0, high=math.inf):
-    if isinstance(value, bool) or not isinstance(value, Real):
-        raise TypeError(f"{name} must be a real number; got {type(value).__name__}.")
-    value = float(value)
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be positive and finite; got {value!r}.")
-    if not low <= value <= high:
-        raise ValueError(f"{name} must lie in [{low!r}, {high!r}]; got {value!r}.")
-    return value
 
 
 def _check_size(size):
@@ -445,8 +433,8 @@ def _laplace_block(p, rng, out, signed=True):
 def _laplace_flat(scale, n, rng):
     p = _laplace_params(scale)
     out = np.empty(n, dtype=np.int64)
-    for start in range(0, n, _CHUNK):
-        _laplace_block(p, rng, out[start : start + _CHUNK])
+    for start in range(0, n, CHUNK_SIZE):
+        _laplace_block(p, rng, out[start : start + CHUNK_SIZE])
     return out
 
 
@@ -520,7 +508,7 @@ docstring). Adding ``K`` to an integer query with L1 sensitivity
     shape="(5,)",
 )
 def discrete_laplace(scale, size, random_state):
-    scale = _check_positive(scale, "scale", low=MIN_SCALE, high=MAX_SCALE)
+    scale = check_positive(scale, "scale", low=MIN_SCALE, high=MAX_SCALE)
     return _sample(_laplace_flat, scale, size, random_state)
 
 
@@ -589,7 +577,7 @@ def _gaussian_flat(sigma, n, rng):
     filled = 0
     while filled < n:
         need = n - filled
-        batch = min(_CHUNK, int(need / rate * 1.02) + 16)
+        batch = min(CHUNK_SIZE, int(need / rate * 1.02) + 16)
         y = np.empty(batch, dtype=np.int64)
         negative = _laplace_block(p, rng, y, signed=False)  # y = |Y|
         g = y.astype(np.float64)
@@ -642,7 +630,7 @@ draws to an integer vector query with L2 sensitivity ``Delta`` is
     shape="(2, 3)",
 )
 def discrete_gaussian(sigma, size, random_state):
-    sigma = _check_positive(sigma, "sigma", low=MIN_SCALE, high=MAX_SCALE - 1)
+    sigma = check_positive(sigma, "sigma", low=MIN_SCALE, high=MAX_SCALE - 1)
     return _sample(_gaussian_flat, sigma, size, random_state)
 
 
@@ -722,13 +710,13 @@ def grid_for(sensitivity, n_values):
     >>> grid_for(1.0, 2) == 2.0**-11
     True
     """
-    sensitivity = _check_positive(sensitivity, "sensitivity")
+    sensitivity = check_positive(sensitivity, "sensitivity")
     k = n_values if isinstance(n_values, (int, np.integer)) else np.size(n_values)
     return math.ldexp(1.0, _check_grid_exponent(_grid_exponent(sensitivity, int(k))))
 
 
 def _user_grid(grid):
-    grid = _check_positive(grid, "grid")
+    grid = check_positive(grid, "grid")
     mant, e = math.frexp(grid)
     if mant != 0.5:
         raise ValueError(f"grid must be a power of two; got {grid!r}.")
@@ -774,19 +762,34 @@ def _round_up(x):
     return f
 
 
+def _check_n_values(n_values, size):
+    """The length of the whole released vector (``size`` by default)."""
+    if n_values is None:
+        return size
+    if isinstance(n_values, bool) or not isinstance(n_values, (int, np.integer)):
+        raise TypeError(f"n_values must be an int; got {type(n_values).__name__}.")
+    if n_values < size:
+        raise ValueError(
+            f"n_values ({int(n_values)}) must be at least the number of values ({size})."
+        )
+    return int(n_values)
+
+
 def _release(
-    values, sensitivity, random_state, grid, noise_scale, sampler, full_output
+    values, sensitivity, random_state, grid, noise_scale, sampler, full_output,
+    n_values=None,
 ):
     values = _check_values(values)
     rng = _check_generator(random_state)
+    k = _check_n_values(n_values, values.size)
     if grid is None:
-        exponent = _check_grid_exponent(_grid_exponent(sensitivity, values.size))
+        exponent = _check_grid_exponent(_grid_exponent(sensitivity, k))
         fixed = False
     else:
         exponent = _user_grid(grid)
         fixed = True
     while True:
-        scale = max(noise_scale(exponent, values.size), MIN_SCALE)
+        scale = max(noise_scale(exponent, k), MIN_SCALE)
         if scale <= MAX_SCALE - 1:
             break
         if fixed or exponent >= _MAX_GRID_EXP:
@@ -797,9 +800,9 @@ def _release(
         exponent += 1  # a coarser grid, fewer steps of noise
     gamma = math.ldexp(1.0, exponent)
     out = np.empty(values.size, dtype=np.float64)
-    for start in range(0, values.size, _CHUNK):
-        block = out[start : start + _CHUNK]
-        np.copyto(block, values[start : start + _CHUNK])
+    for start in range(0, values.size, CHUNK_SIZE):
+        block = out[start : start + CHUNK_SIZE]
+        np.copyto(block, values[start : start + CHUNK_SIZE])
         m = _grid_points(block, gamma)
         block[:] = _add_exact(m, sampler(scale, block.size, rng))
         block *= gamma
@@ -825,6 +828,12 @@ _RELEASE_DOC = """{summary}
         values.
     full_output : bool, default False
         Return a :class:`GridRelease` with the grid and {scale_name}.
+    n_values : int, optional
+        Length ``k`` of the whole vector that ``values`` is a part of, when
+        the parts are released separately with independent noise (each
+        partition of a distributed edge table): the grid and the noise are
+        calibrated for all ``k`` values, exactly as one release of the whole
+        vector would be. Default: ``len(values)``.
 
     Returns
     -------
@@ -883,10 +892,11 @@ the sensitivity in extra noise.""",
 (True, 2050.0)""",
 )
 def release_laplace(
-    values, l1_sensitivity, epsilon, random_state, *, grid=None, full_output=False
+    values, l1_sensitivity, epsilon, random_state, *, grid=None, full_output=False,
+    n_values=None,
 ):
-    l1_sensitivity = _check_positive(l1_sensitivity, "l1_sensitivity")
-    epsilon = _check_positive(epsilon, "epsilon")
+    l1_sensitivity = check_positive(l1_sensitivity, "l1_sensitivity")
+    epsilon = check_positive(epsilon, "epsilon")
 
     def noise_scale(exponent, k):
         steps = Fraction(l1_sensitivity) / Fraction(2) ** exponent + k
@@ -900,6 +910,7 @@ def release_laplace(
         noise_scale,
         _laplace_flat,
         full_output,
+        n_values,
     )
 
 
@@ -947,10 +958,11 @@ input.""",
 True""",
 )
 def release_gaussian(
-    values, l2_sensitivity, rho, random_state, *, grid=None, full_output=False
+    values, l2_sensitivity, rho, random_state, *, grid=None, full_output=False,
+    n_values=None,
 ):
-    l2_sensitivity = _check_positive(l2_sensitivity, "l2_sensitivity")
-    rho = _check_positive(rho, "rho")
+    l2_sensitivity = check_positive(l2_sensitivity, "l2_sensitivity")
+    rho = check_positive(rho, "rho")
 
     def noise_scale(exponent, k):
         return _gaussian_sigma(l2_sensitivity, k, rho, exponent)
@@ -963,4 +975,5 @@ def release_gaussian(
         noise_scale,
         _gaussian_flat,
         full_output,
+        n_values,
     )

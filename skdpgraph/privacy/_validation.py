@@ -19,7 +19,18 @@ def check_neighborhood(neighborhood):
 
 
 def check_epsilon(epsilon, name="epsilon"):
-    """``epsilon`` as a float; ValueError unless finite and > 0."""
+    """``epsilon`` as a float; ValueError unless finite and > 0.
+
+    Parameters
+    ----------
+    epsilon : float
+    name : str, default="epsilon"
+        Name used in the message.
+
+    Returns
+    -------
+    float
+    """
     return check_real(epsilon, name, low=0.0, low_open=True)
 
 

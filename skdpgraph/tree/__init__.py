@@ -25,6 +25,7 @@ from ._registry import (
                         choose_tree_mechanism,
                         get_tree_mechanism,
                         register_tree_mechanism,
+                        finish_tree_release,
                         release_private_tree,
 )
 from ._ust._sampler import UST_METHODS, sample_weighted_ust, ust_delta
@@ -51,6 +52,7 @@ __all__ = [
     "choose_tree_mechanism",
     "register_tree_mechanism",
     "release_private_tree",
+    "finish_tree_release",
     "sample_weighted_ust",
     "ust_delta",
     "UST_METHODS",

@@ -36,7 +36,21 @@ class SpanningTree(NamedTuple):
 
 
 def make_spanning_tree(u, v, w, n):
-    """:class:`SpanningTree` from an edge list (endpoints in any order)."""
+    """:class:`SpanningTree` from an edge list (endpoints in any order).
+
+    Parameters
+    ----------
+    u, v : array-like of int
+        Endpoints of the edges.
+    w : array-like of float
+        Their weights.
+    n : int
+        Number of nodes.
+
+    Returns
+    -------
+    SpanningTree
+    """
     u = np.asarray(u, dtype=np.int64)
     v = np.asarray(v, dtype=np.int64)
     w = np.asarray(w, dtype=np.float64)

@@ -107,22 +107,19 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
     stopping rule depends only on the popped cycles, which are independent
     of the tree. Components of at most 3,000 nodes fall back to the exact
     elimination sampler: worst case ``O(k^3)`` time and ``O(k^2)`` memory
-    for ``k`` nodes, about a second at 1,000 nodes in float64 and, when
-    ``c`` times the weight spread exceeds about 150 so that log space is
-    needed, about 5 s at 1,000 nodes and two minutes at 3,000 (144 MB).
-    Elimination at 10,000 nodes would need 1.6 GB and about 37 times
-    longer, so larger components instead reduce the groups of nodes where
-    the walk is trapped to one node each (exactly, by the same star-mesh
-    transform; the groups are found from the conductances) and restart
-    cycle popping, handing over to the elimination once the reduced
-    components are small enough: this finishes with probability one and
-    exact law. The time is near-linear when ``c`` times the spread of
-    weights around each node is small (10-NN graphs of points at
-    ``epsilon = 1``, ``mu = 0.01``), but grows like ``exp(c * gap)`` when
-    groups of light edges are joined only by edges heavier by ``gap``: on
-    sparse graphs of 5,000 nodes with weights uniform on [0.05, 0.95],
-    ``c = 50`` takes 6 to 23 s (see ``docs/private_trees.md``). The
-    reductions make large ``c`` cheap on clustered graphs.
+    for ``k`` nodes (in log space when ``c`` times the weight spread
+    exceeds about 150), which rules it out for much larger components.
+    Larger components instead reduce the groups of nodes where the walk is
+    trapped to one node each (exactly, by the same star-mesh transform; the
+    groups are found from the conductances) and restart cycle popping,
+    handing over to the elimination once the reduced components are small
+    enough: this finishes with probability one and exact law. The time is
+    near-linear when ``c`` times the spread of weights around each node is
+    small (10-NN graphs of points at ``epsilon = 1``, ``mu = 0.01``), but
+    grows like ``exp(c * gap)`` when groups of light edges are joined only
+    by edges heavier by ``gap``. The reductions make large ``c`` cheap on
+    clustered graphs. Measured times and memory are in
+    ``docs/private_trees.md``, section 3.
 
     References
     ----------

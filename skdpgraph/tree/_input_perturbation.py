@@ -45,6 +45,7 @@ mechanism over trees or Laplace input perturbation is usually the better
 choice.
 """
 
+import numpy as np
 import scipy.sparse as sp
 
 from ..privacy import (
@@ -139,18 +140,53 @@ def input_perturbation_tree(graph, epsilon=None, *, sensitivity, neighborhood="l
     rng = check_random_state(random_state)
     n = graph.shape[0]
     u, v, w = graph_edges(graph)
-    scale, rho_used = input_perturbation_scale(
-        noise, sensitivity=sensitivity, neighborhood=neighborhood,
-        n_tree_edges=n - n_components(graph), n_edges=u.size, epsilon=epsilon, delta=delta,
-        rho=rho)
-    if noise == "gumbel":
-        noisy = w - scale * standard_gumbel(u.size, rng)
-    elif noise == "laplace":
-        noisy = release_laplace(w, release_sensitivity(u.size, sensitivity, neighborhood),
-                                epsilon, rng)
-    else:
-        noisy = release_gaussian(
-            w, release_sensitivity(u.size, sensitivity, neighborhood, norm="l2"), rho_used, rng)
+    noisy = input_perturbation_edge_noise(
+        w, n_edges=u.size, n_tree_edges=n - n_components(graph), sensitivity=sensitivity,
+        neighborhood=neighborhood, epsilon=epsilon, delta=delta, rho=rho, random_state=rng,
+        noise=noise)
     idx = edge_list_mst(u, v, noisy, n, dense=not sp.issparse(graph))
     released = w[idx] if noise == "gumbel" else noisy[idx]
     return make_spanning_tree(u[idx], v[idx], released, n)
+
+
+def input_perturbation_edge_noise(weights, *, n_edges, n_tree_edges, sensitivity,
+                                  neighborhood, epsilon=None, delta=None, rho=None,
+                                  random_state, noise="gumbel"):
+    """The perturbed weights (the MST's keys) of some of a graph's ``n_edges`` edges.
+
+    Calibrated for the whole graph (``n_edges`` weights, a forest of
+    ``n_tree_edges`` edges; both public), so that parts perturbed separately
+    with independent generators (the partitions of a distributed edge
+    table) make exactly the perturbation of :func:`input_perturbation_tree`.
+
+    Parameters
+    ----------
+    weights : ndarray of shape (m,)
+        True weights, already clipped into the public bounds.
+    n_edges : int
+        ``|E|`` (public), ``>= m``.
+    n_tree_edges : int
+        ``|V|`` minus the number of connected components (public).
+    sensitivity, neighborhood, epsilon, delta, rho, noise
+        As for :func:`input_perturbation_tree`.
+    random_state : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray of shape (m,)
+        ``"gumbel"``: keys only (not private values; the tree's true weights
+        are released afterwards). ``"laplace"``, ``"gaussian"``: released
+        noisy weights.
+    """
+    scale, rho_used = input_perturbation_scale(
+        noise, sensitivity=sensitivity, neighborhood=neighborhood,
+        n_tree_edges=n_tree_edges, n_edges=n_edges, epsilon=epsilon, delta=delta, rho=rho)
+    m = np.asarray(weights).size
+    if noise == "gumbel":
+        return weights - scale * standard_gumbel(m, random_state)
+    if noise == "laplace":
+        return release_laplace(weights, release_sensitivity(n_edges, sensitivity, neighborhood),
+                               epsilon, random_state, n_values=int(n_edges))
+    return release_gaussian(
+        weights, release_sensitivity(n_edges, sensitivity, neighborhood, norm="l2"), rho_used,
+        random_state, n_values=int(n_edges))

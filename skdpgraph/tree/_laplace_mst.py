@@ -74,6 +74,37 @@ def laplace_mst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=No
     rng = check_random_state(random_state)
     n = graph.shape[0]
     u, v, w = graph_edges(graph)
-    noisy = release_laplace(w, release_sensitivity(w.size, mu, neighborhood), epsilon, rng)
+    noisy = laplace_edge_noise(w, n_edges=w.size, sensitivity=mu, neighborhood=neighborhood,
+                               epsilon=epsilon, random_state=rng)
     idx = edge_list_mst(u, v, noisy, n, dense=not sp.issparse(graph))
     return make_spanning_tree(u[idx], v[idx], noisy[idx], n)
+
+
+def laplace_edge_noise(weights, *, n_edges, sensitivity, neighborhood, epsilon,
+                       random_state, **_):
+    """The noisy weights of Laplace-MST for some of a graph's ``n_edges`` edges.
+
+    The calibration is that of releasing all ``n_edges`` weights at once
+    (grid and scale of :func:`skdpgraph.privacy.release_laplace` for
+    ``n_edges`` values); ``weights`` may be any part of them, so parts
+    released separately with independent generators (the partitions of a
+    distributed edge table) together make exactly the release of
+    :func:`laplace_mst`. The noisy weights are released values: they are
+    both the keys of the minimum spanning tree and the weights it returns.
+
+    Parameters
+    ----------
+    weights : ndarray of shape (m,)
+        True weights, already clipped into the public bounds.
+    n_edges : int
+        ``|E|`` of the whole graph (public), ``>= m``.
+    sensitivity, neighborhood, epsilon
+        As for :func:`laplace_mst`.
+    random_state : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray of shape (m,)
+    """
+    return release_laplace(weights, release_sensitivity(n_edges, sensitivity, neighborhood),
+                           epsilon, random_state, n_values=int(n_edges))

@@ -10,14 +10,14 @@ that validates ``graph`` through :func:`skdpgraph.utils.check_graph` unless
 its :class:`TreeMechanism` record, never read from its signature or name.
 """
 
-from typing import Callable, NamedTuple
+from typing import Callable, NamedTuple, Optional
 
 from ..privacy import check_neighborhood, normalize_weights, tree_release_noise
 from ..utils import edges_to_csr
 from ._base import SpanningTree
 from ._exponential import exponential_tree
-from ._input_perturbation import input_perturbation_tree
-from ._laplace_mst import laplace_mst
+from ._input_perturbation import input_perturbation_edge_noise, input_perturbation_tree
+from ._laplace_mst import laplace_edge_noise, laplace_mst
 from ._noisy_max_prim import noisy_max_prim_tree
 from ._pamst import pamst
 from ._weight_release import release_tree_weights
@@ -41,12 +41,23 @@ class TreeMechanism(NamedTuple):
     composed_steps : bool
         It composes ``|V| - 1`` exponential-mechanism steps of equal budget
         (PAMST): the estimator reports the epsilon of one step.
+    edge_noise : callable or None
+        Set for a mechanism that is "independent noise on every edge, then
+        the exact minimum spanning forest of the noisy keys": the function
+        that draws the keys of any part of the edges, calibrated for the
+        whole graph, with the signature
+        ``edge_noise(weights, *, n_edges, n_tree_edges, sensitivity,
+        neighborhood, epsilon, rho, random_state)``. Such a mechanism runs
+        on a distributed edge table exactly (:mod:`skdpgraph.distributed`:
+        each partition draws its part). None: the mechanism needs the whole
+        graph in one process.
     """
 
     func: Callable
     releases_weights: bool = False
     zcdp: bool = True
     composed_steps: bool = False
+    edge_noise: Optional[Callable] = None
 
 
 #: Registered tree mechanisms: ``name -> TreeMechanism``.
@@ -54,18 +65,20 @@ TREE_MECHANISMS = {
     # Pinot et al. (UAI 2018): Prim with exponential-mechanism steps.
     "pamst": TreeMechanism(pamst, composed_steps=True),
     # Sealfon (2016): Laplace noise on every weight, then the exact MST.
-    "laplace": TreeMechanism(laplace_mst, releases_weights=True, zcdp=False),
+    "laplace": TreeMechanism(laplace_mst, releases_weights=True, zcdp=False,
+                             edge_noise=laplace_edge_noise),
     # Hladik and Tetek (FORC 2025): the exponential mechanism over all trees.
     "exponential": TreeMechanism(exponential_tree),
     # Pagh, Retschmeier, Wu and Zhang (2024): one Gumbel perturbation, then MST.
-    "input_perturbation": TreeMechanism(input_perturbation_tree),
+    "input_perturbation": TreeMechanism(input_perturbation_tree,
+                                        edge_noise=input_perturbation_edge_noise),
     # Pagh and Retschmeier (2024): Prim with Report-Noisy-Max, zCDP.
     "noisy_max_prim": TreeMechanism(noisy_max_prim_tree),
 }
 
 
 def register_tree_mechanism(name, func, *, releases_weights=False, zcdp=True,
-                            composed_steps=False):
+                            composed_steps=False, edge_noise=None):
     """Make a private tree mechanism available as ``tree_mechanism=name``.
 
     Parameters
@@ -75,13 +88,18 @@ def register_tree_mechanism(name, func, *, releases_weights=False, zcdp=True,
         A function with the registry's signature (see the module docstring).
     releases_weights, zcdp, composed_steps : bool
         Its capabilities; see :class:`TreeMechanism`.
+    edge_noise : callable, default=None
+        Its per-edge noise, for a mechanism that runs on a distributed edge
+        table; see :class:`TreeMechanism`.
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a str; got {type(name).__name__}.")
     if not callable(func):
         raise TypeError("func must be callable.")
+    if edge_noise is not None and not callable(edge_noise):
+        raise TypeError("edge_noise must be callable or None.")
     TREE_MECHANISMS[name] = TreeMechanism(func, bool(releases_weights), bool(zcdp),
-                                          bool(composed_steps))
+                                          bool(composed_steps), edge_noise)
 
 
 def get_tree_mechanism(name):
@@ -100,37 +118,28 @@ def choose_tree_mechanism(*, neighborhood="l1", accounting="pure", delta=None, e
     """The tree mechanism ``tree_mechanism="auto"`` runs: the measured best, from public inputs.
 
     The rule reads public parameters only (never a weight), so the choice
-    costs no privacy and is the same on neighbouring inputs:
+    costs no privacy and is the same on neighbouring inputs. It follows the
+    utility frontier measured by ``benchmarks/frontier.py``; the figures
+    behind each case are in ``docs/private_trees.md``, section 5.
 
     * ``neighborhood="l1"``: ``"laplace"`` (Laplace-MST). One Laplace draw
       of scale ``mu / epsilon`` per edge beats every topology mechanism:
       the exponential mechanism over trees has inverse temperature
       ``epsilon / (2 mu)`` with half of the budget, PAMST ``|V| - 1`` times
-      less. Measured (``docs/private_trees.md``, section 4, smallest
-      ``epsilon`` with median ARI >= 0.9): Laplace-MST is the best mechanism
-      in 14 of the 15 l1 settings (moons and circles of 100 and 1,000 nodes,
-      digits; ``mu`` in {0.1, 0.01, 0.001}), e.g. 2.37 on the 100-node
-      moons with ``mu = 0.1`` where PAMST does not reach 0.9 by 100; the
-      exception (digits, ``mu = 0.001``) went to the exponential mechanism.
+      less.
     * ``neighborhood="linf"`` and ``accounting="zcdp"``:
       ``"input_perturbation"`` (one Gumbel perturbation, then the MST).
       Under linf only the mechanisms composing ``|V| - 1`` steps gain the
-      ``sqrt(|V|)`` of zCDP composition; Gumbel input perturbation is the
-      best mechanism in 7 of the 8 linf settings where anything reaches
-      0.9 (noisy-max Prim needs 1.1 to 1.5 times its ``epsilon``).
+      ``sqrt(|V|)`` of zCDP composition, and Gumbel input perturbation
+      recovers the clusters at the smallest ``epsilon`` in most measured
+      settings.
     * ``neighborhood="linf"`` and ``accounting="pure"``: the smaller noise
       of ``"laplace"`` (every weight with Laplace noise of scale
       ``|E| mu / epsilon``) and ``"input_perturbation"`` (Gumbel steps of
       scale ``2 (|V| - 1) mu / (tree_share epsilon)`` and the Weight-Release),
       compared with :func:`skdpgraph.privacy.tree_release_noise`: with the
-      even split Laplace-MST wins on sparse graphs, ``|E| <= 4 (|V| - 1)``.
-      Measured on the 100-node moons with ``mu = 0.001`` (10 releases per
-      setting): on the homogeneous graph (``|E| = 2309``) median ARI at
-      ``epsilon`` = 5 / 10 was 0.16 / 1.00 for input perturbation, 0.10 /
-      1.00 for the exponential mechanism over trees, 0.05 / 0.79 for PAMST
-      and 0.00 / 0.00 for Laplace-MST; on a 3-nearest-neighbour circles graph
-      (``|E| = 175``) at ``epsilon = 2``, 1.00 for Laplace-MST against 0.17
-      to 0.39 for the others.
+      even split Laplace-MST wins on sparse graphs, ``|E| <= 4 (|V| - 1)``,
+      input perturbation on denser ones.
 
     Parameters
     ----------
@@ -214,10 +223,38 @@ def release_private_tree(graph, mechanism, plan, *, sensitivity, neighborhood,
     tree = mechanism.func(graph, plan.tree_epsilon, rho=plan.tree_rho,
                           sensitivity=sensitivity, neighborhood=neighborhood,
                           random_state=random_state, check_input=False)
+    return finish_tree_release(tree, mechanism, plan, sensitivity=sensitivity,
+                               neighborhood=neighborhood, weight_bounds=weight_bounds,
+                               random_state=random_state)
+
+
+def finish_tree_release(tree, mechanism, plan, *, sensitivity, neighborhood, weight_bounds,
+                        random_state):
+    """The released weighted tree from what the tree mechanism returned.
+
+    A mechanism that releases its weights has them normalised into
+    ``(0, 1]`` with the public bounds (post-processing); for one that
+    releases a topology only, the tree's true weights are released by
+    Weight-Release with the rest of the budget. The last step of
+    :func:`release_private_tree`, shared with the distributed release.
+
+    Parameters
+    ----------
+    tree : SpanningTree
+        The mechanism's output: released weights, or the true ones.
+    mechanism : TreeMechanism
+    plan : skdpgraph.privacy.BudgetPlan
+    sensitivity, neighborhood, weight_bounds, random_state
+        As for :func:`release_private_tree`.
+
+    Returns
+    -------
+    SpanningTree
+    """
     if mechanism.releases_weights:
         w = normalize_weights(tree.weights, weight_bounds)
         e = tree.edges
-        return SpanningTree(edges_to_csr(e[:, 0], e[:, 1], w, graph.shape[0]), e, w)
+        return SpanningTree(edges_to_csr(e[:, 0], e[:, 1], w, tree.tree.shape[0]), e, w)
     if plan.weight_rho is not None:
         return release_tree_weights(tree, rho=plan.weight_rho, sensitivity=sensitivity,
                                     neighborhood=neighborhood, weight_bounds=weight_bounds,

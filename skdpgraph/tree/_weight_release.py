@@ -30,8 +30,9 @@ from ..utils import (
     graph_edges,
     weight_range,
 )
-from ._base import SpanningTree
+from ..utils._config import data_dependent_warnings
 from ..utils._docs import fill_doc
+from ._base import SpanningTree
 
 
 @fill_doc
@@ -63,7 +64,7 @@ def release_tree_weights(tree, epsilon=None, *, sensitivity, neighborhood="l1",
     weight_bounds : (float, float), default=None
         Public bounds ``(low, high)`` on the true weights. Weights outside
         them are clipped in (with a warning). ``None``: computed from the
-        tree's weights, with a :class:`~skdpgraph.privacy.PrivacyLeakWarning`.
+        tree's weights, with a :class:`~skdpgraph.exceptions.PrivacyLeakWarning`.
     {{random_state}}
     mechanism : {"laplace", "gaussian"}, default="laplace"
     delta : float, default=None
@@ -122,28 +123,33 @@ def _as_spanning_tree(tree):
     return SpanningTree(edges_to_csr(u, v, w, g.shape[0]), np.column_stack([u, v]), w)
 
 
-def clip_graph_weights(graph, bounds, stacklevel=5):
+def clip_graph_weights(graph, bounds):
     """The canonical graph with its weights clipped into public bounds (a copy if needed).
 
     Clipping is 1-Lipschitz in every weight, so the guarantee is unchanged;
-    the :class:`~skdpgraph.privacy.PrivacyLeakWarning` that some weight lay
-    outside is emitted by :func:`skdpgraph.privacy.warn_out_of_bounds`.
+    the :class:`~skdpgraph.exceptions.DataDependentWarning` that some weight
+    lay outside is emitted by :func:`skdpgraph.privacy.warn_out_of_bounds`
+    (when those diagnostics are on).
     """
     lo, hi = bounds
     wmin, wmax = weight_range(graph)
     if lo <= wmin and wmax <= hi:
         return graph
+    diagnose = data_dependent_warnings()
     if sp.issparse(graph):
         data = graph.data
-        count = int(np.count_nonzero((data < lo) | (data > hi))) // 2
+        if diagnose:
+            count = int(np.count_nonzero((data < lo) | (data > hi))) // 2
         out = graph.copy()
         out.data = np.clip(data, lo, hi)  # explicit zeros stay stored
     else:
         n = graph.shape[0]
-        diag = n if lo > 0 else 0  # the diagonal holds 0s that are not edges
-        count = (int(np.count_nonzero(graph < lo)) - diag
-                 + int(np.count_nonzero(graph > hi))) // 2
+        if diagnose:
+            diag = n if lo > 0 else 0  # the diagonal holds 0s that are not edges
+            count = (int(np.count_nonzero(graph < lo)) - diag
+                     + int(np.count_nonzero(graph > hi))) // 2
         out = np.clip(graph, lo, hi)
         np.fill_diagonal(out, 0.0)
-    warn_out_of_bounds(count, bounds, stacklevel=stacklevel)
+    if diagnose:
+        warn_out_of_bounds(count, bounds)
     return out

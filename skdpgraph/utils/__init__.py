@@ -8,10 +8,10 @@ of them. What a weight means (a distance, or a similarity to convert) is
 said with ``weight_kind`` (:func:`similarity_to_distance`).
 """
 
-from ._config import (DenseMemoryError, check_dense_memory, config_context, get_config,
-                      set_config)
-from ._graph import check_adjacency, check_graph, from_networkx, to_networkx
-from ._random import check_random_state, secure_generator
+from ._config import check_dense_memory, config_context, get_config, set_config
+from ._graph import check_adjacency, check_graph
+from ._networkx import from_networkx, to_networkx
+from ._random import check_random_state, keyed_generator, secure_generator
 from ._sparse import (
                       directed_csr,
                       edges_to_csr,
@@ -23,17 +23,20 @@ from ._sparse import (
                       pair_index,
                       weight_range,
 )
-from ._validation import check_int, check_real
+from ._validation import check_int, check_positive, check_real
 from ._verbose import StageLogger
-from ._weights import (SIMILARITY_CONVERSIONS, WEIGHT_KINDS, WeightMeaningWarning,
-                       check_weight_kind, similarity_to_distance)
+from ._weights import (
+                      SIMILARITY_CONVERSIONS,
+                      WEIGHT_KINDS,
+                      check_weight_kind,
+                      similarity_to_distance,
+)
 
 __all__ = [
     "get_config",
     "set_config",
     "config_context",
     "check_dense_memory",
-    "DenseMemoryError",
     "check_graph",
     "check_adjacency",
     "from_networkx",
@@ -49,11 +52,12 @@ __all__ = [
     "pair_from_index",
     "check_random_state",
     "secure_generator",
+    "keyed_generator",
     "check_int",
     "check_real",
+    "check_positive",
     "WEIGHT_KINDS",
     "SIMILARITY_CONVERSIONS",
-    "WeightMeaningWarning",
     "check_weight_kind",
     "similarity_to_distance",
     "StageLogger",

@@ -1,12 +1,28 @@
-"""Library-wide settings: the memory a dense (n x n) path may allocate."""
+"""Library-wide settings: the memory a dense (n x n) path may allocate, and
+whether diagnostics computed from the private data are shown."""
 
+import os
 import threading
+from contextlib import contextmanager
 
 import numpy as np
-from contextlib import contextmanager
+
+from ..exceptions import DataDependentWarning, DenseMemoryError
+from ._warnings import warn
+
+#: Entries handled at once by the chunked loops of the library (sparse
+#: sampling, exact distances, noise blocks): temporaries stay at a few times
+#: this size whatever the input, and each block stays in cache.
+CHUNK_SIZE = 1 << 16
 
 _state = threading.local()
 _DEFAULTS = {"max_dense_memory": 4 * 2**30}
+#: Environment variable giving the default of ``data_dependent_warnings`` in
+#: every process, worker processes included ("0", "false", "no", "off": off).
+DATA_DEPENDENT_WARNINGS_ENV = "SKDPGRAPH_DATA_DEPENDENT_WARNINGS"
+# Process-wide, not per thread: a setting that keeps private diagnostics out
+# of published logs must hold in joblib's and Dask's threads too.
+_process = {"data_dependent_warnings": None}  # None: from the environment
 
 
 def _config():
@@ -15,13 +31,46 @@ def _config():
     return _state.config
 
 
+def data_dependent_warnings():
+    """Whether diagnostics computed from the private data are computed and shown.
+
+    ``set_config(data_dependent_warnings=...)`` if it was called in this
+    process, else the environment variable ``SKDPGRAPH_DATA_DEPENDENT_WARNINGS``
+    (off for "0", "false", "no" or "off"), else on.
+    """
+    value = _process["data_dependent_warnings"]
+    if value is None:
+        env = os.environ.get(DATA_DEPENDENT_WARNINGS_ENV, "1").strip().lower()
+        return env not in ("0", "false", "no", "off")
+    return value
+
+
+def warn_data_dependent(message, category):
+    """Emit a :class:`~skdpgraph.exceptions.DataDependentWarning` (if they are on).
+
+    Callers check :func:`data_dependent_warnings` before computing the
+    condition, so that a deployment that turns them off does not even
+    compute them. The warning points at the user's line (:func:`warn`).
+    """
+    if not issubclass(category, DataDependentWarning):
+        raise TypeError(f"{category.__name__} is not a DataDependentWarning.")
+    if data_dependent_warnings():
+        warn(message, category)
+
+
 def get_config():
-    """The current settings (a copy): ``max_dense_memory`` in bytes."""
-    return dict(_config())
+    """The current settings (a copy).
+
+    ``max_dense_memory`` in bytes (per thread) and ``data_dependent_warnings``
+    (per process).
+    """
+    config = dict(_config())
+    config["data_dependent_warnings"] = data_dependent_warnings()
+    return config
 
 
-def set_config(max_dense_memory=None):
-    """Change the library-wide settings (for the current thread).
+def set_config(max_dense_memory=None, data_dependent_warnings=None):
+    """Change the library-wide settings.
 
     Parameters
     ----------
@@ -29,14 +78,30 @@ def set_config(max_dense_memory=None):
         Bytes a dense path may allocate before it refuses with an estimate:
         the ``(n, n)`` distances of a feature matrix turned into its
         complete graph, ``HomogeneousGraph``, and the ``(|E'|, k)`` messages
-        of belief propagation (``skdpgraph.edge_dp``); default 4 GiB.
-        ``None`` leaves it as is.
+        of belief propagation (``skdpgraph.edge_dp``); default 4 GiB. For
+        the current thread. ``None`` leaves it as is.
+    data_dependent_warnings : bool, default=None
+        Whether the diagnostics computed from the private data
+        (:class:`~skdpgraph.exceptions.DataDependentWarning` and its
+        subclasses: weights that look like counts, equal weights, a
+        disconnected graph, weights clipped into their bounds) are computed
+        and shown. They are for the data curator: turn them off where logs
+        or outputs are published, since whether they fire depends on the
+        private data. For the whole process (all threads); worker processes
+        take theirs from the environment variable
+        ``SKDPGRAPH_DATA_DEPENDENT_WARNINGS`` (``0`` turns them off), which
+        is also the default here. ``None`` leaves it as is.
     """
     if max_dense_memory is not None:
         if isinstance(max_dense_memory, bool) or not float(max_dense_memory) > 0:
             raise ValueError(f"max_dense_memory must be a positive number of bytes; got "
                              f"{max_dense_memory!r}.")
         _config()["max_dense_memory"] = float(max_dense_memory)
+    if data_dependent_warnings is not None:
+        if not isinstance(data_dependent_warnings, bool):
+            raise TypeError("data_dependent_warnings must be True or False; got "
+                            f"{data_dependent_warnings!r}.")
+        _process["data_dependent_warnings"] = data_dependent_warnings
 
 
 @contextmanager
@@ -50,16 +115,14 @@ def config_context(**settings):
     ...     get_config()["max_dense_memory"]
     1048576.0
     """
-    old = get_config()
+    old = dict(_config())
+    old_process = dict(_process)
     set_config(**settings)
     try:
         yield
     finally:
         _config().update(old)
-
-
-class DenseMemoryError(MemoryError, ValueError):
-    """A dense path would allocate more than ``max_dense_memory`` bytes."""
+        _process.update(old_process)
 
 
 def _bytes(x):
@@ -69,8 +132,22 @@ def _bytes(x):
 def check_dense_memory(shape, copies, what, advice=None):
     """Refuse, before allocating, ``copies`` dense float64 arrays of ``shape`` past the limit.
 
-    ``shape`` is ``(n_rows, n_cols)``, or ``n`` for ``(n, n)``. ``advice``
-    replaces the default suggestion (a sparse graph instead of distances).
+    Parameters
+    ----------
+    shape : int or (int, int)
+        ``(n_rows, n_cols)``, or ``n`` for ``(n, n)``.
+    copies : float
+        Number of such arrays.
+    what : str
+        What needs them, for the message.
+    advice : str, default=None
+        Replaces the default suggestion (a sparse graph instead of
+        distances).
+
+    Raises
+    ------
+    skdpgraph.exceptions.DenseMemoryError
+        Past ``get_config()["max_dense_memory"]``.
     """
     n_rows, n_cols = (shape, shape) if isinstance(shape, (int, np.integer)) else shape
     need = 8.0 * n_rows * n_cols * copies

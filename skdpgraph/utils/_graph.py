@@ -24,25 +24,27 @@ topology, where a dense array is an adjacency matrix (its nonzero entries are
 the edges), not a complete graph of distances.
 """
 
-import sys
-import warnings
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.metrics import pairwise_distances
 from sklearn.utils import check_array
 
-from ._config import check_dense_memory
-from ._sparse import edges_to_csr, graph_edges, index_dtype
-from ._weights import (check_weight_kind, looks_like_counts, looks_like_kernel,
-                       similarity_to_distance, warn_counts, WeightMeaningWarning)
+from ..exceptions import WeightMeaningWarning
+from ._config import CHUNK_SIZE, check_dense_memory, data_dependent_warnings, warn_data_dependent
+from ._networkx import _is_networkx_graph, from_networkx
+from ._sparse import edges_to_csr, index_dtype
+from ._validation import check_n_nodes, check_weight_values
+from ._weights import (
+    check_weight_kind,
+    looks_like_kernel,
+    similarity_to_distance,
+)
 
 #: Relative tolerance on ``|A - A.T|`` below which a matrix counts as symmetric.
 SYMMETRY_RTOL = 1e-8
 
 
-# Entries per chunk of the chunked checks (memory control).
-_CHUNK = 1 << 16
 
 
 def _check_dtype(dtype, what):
@@ -54,30 +56,6 @@ def _check_dtype(dtype, what):
         raise TypeError(
             f"{what} has dtype {dtype}; graph weights must be real numbers "
             "(bool, integer or float)."
-        )
-
-
-def _check_n_nodes(n):
-    if n < 2:
-        raise ValueError(
-            f"A graph needs at least 2 nodes; got {n} node(s) "
-            f"(n_samples={n}, i.e. {n} sample)."
-        )
-
-
-def _check_weights(values, what):
-    if values.size == 0:
-        return
-    if not np.all(np.isfinite(values)):
-        n_bad = int(np.count_nonzero(~np.isfinite(values)))
-        raise ValueError(
-            f"{what} contains {n_bad} NaN or infinite weight(s); weights must "
-            "be finite."
-        )
-    if values.min() < 0:
-        raise ValueError(
-            f"Negative values in data: {what} contains negative weights "
-            f"(smallest {values.min():g}); weights are distances and must be >= 0."
         )
 
 
@@ -101,10 +79,10 @@ def _canonical_dense(D, what):
             f"{what} with metric='precomputed' must be square; got shape "
             f"{D.shape}."
         )
-    _check_n_nodes(D.shape[0])
+    check_n_nodes(D.shape[0])
     G = np.array(D, dtype=np.float64, copy=True)
     np.fill_diagonal(G, 0.0)
-    _check_weights(G, what)
+    check_weight_values(G, what)
     diff = np.abs(G - G.T)
     max_diff = float(diff.max())
     scale = float(G.max())
@@ -125,7 +103,7 @@ def _canonical_sparse(A, what):
             f"{A.shape}."
         )
     n = A.shape[0]
-    _check_n_nodes(n)
+    check_n_nodes(n)
     _check_dtype(A.dtype, what)
     # Every path below builds new arrays: the caller's matrix is untouched.
     if A.format in ("csr", "csc"):
@@ -133,7 +111,7 @@ def _canonical_sparse(A, what):
         # in place below; no COO round trip.
         G = sp.csr_array(A, dtype=np.float64, copy=True)
         data = G.data
-        _check_weights(data, what)
+        check_weight_values(data, what)
         row = np.repeat(np.arange(n, dtype=G.indices.dtype), np.diff(G.indptr))
         keep = row != G.indices  # self-loops carry no information for clustering
         if not keep.all():
@@ -143,7 +121,7 @@ def _canonical_sparse(A, what):
         row = np.asarray(coo.row)
         col = np.asarray(coo.col)
         data = np.asarray(coo.data, dtype=np.float64)
-        _check_weights(data, what)
+        check_weight_values(data, what)
         keep = row != col
         if not keep.all():
             data, row, col = data[keep], row[keep], col[keep]
@@ -167,10 +145,10 @@ def _canonical_sparse(A, what):
         # The largest |G - G.T| (first position of it), in chunks: no
         # temporary of the size of the data (memory control).
         max_diff, k = -1.0, 0
-        buf = np.empty(min(G.nnz, _CHUNK))
-        for lo in range(0, G.nnz, _CHUNK):
-            part = G.data[lo:lo + _CHUNK]
-            diff = np.subtract(part, T.data[lo:lo + _CHUNK], out=buf[:part.size])
+        buf = np.empty(min(G.nnz, CHUNK_SIZE))
+        for lo in range(0, G.nnz, CHUNK_SIZE):
+            part = G.data[lo:lo + CHUNK_SIZE]
+            diff = np.subtract(part, T.data[lo:lo + CHUNK_SIZE], out=buf[:part.size])
             np.abs(diff, out=diff)
             at = int(diff.argmax())
             if diff[at] > max_diff:
@@ -266,34 +244,34 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
         if sp.issparse(X):
             G = _canonical_sparse(X, what)
             if weight_kind == "similarity":
-                G.data = similarity_to_distance(G.data, stacklevel=3)
+                G.data = similarity_to_distance(G.data)
             return G
         if isinstance(X, (str, bytes)):
             raise TypeError(f"{what} must be an array or a sparse matrix; got {type(X).__name__}.")
         arr = _as_real_array(X, what)
         if arr.ndim == 2:
             _check_nonempty(arr.shape)
-            _check_weights(arr, what)
+            check_weight_values(arr, what)
         if arr.ndim != 2:
             raise ValueError(
                 f"{what} must be 2-D; got an array with {arr.ndim} dimension(s). "
                 "Reshape your data: a precomputed graph is a square (n, n) matrix."
             )
-        if (weight_kind is None and arr.shape[0] == arr.shape[1]
+        if (weight_kind is None and arr.shape[0] == arr.shape[1] and data_dependent_warnings()
                 and looks_like_kernel(np.asarray(arr, dtype=np.float64))):
-            warnings.warn(
+            warn_data_dependent(
                 f"{what} looks like a similarity (kernel) matrix, not distances: its "
                 "diagonal is positive and the largest entry of every row, whereas a "
                 "point is at distance 0 from itself. It is read as distances (small = "
                 "close), which reverses every cluster. Pass weight_kind='similarity' "
                 "(or convert with skdpgraph.graphs.SimilarityToDistance), or "
                 "weight_kind='distance' to silence this warning.",
-                WeightMeaningWarning, stacklevel=3,
+                WeightMeaningWarning,
             )
         G = _canonical_dense(arr, what)
         if weight_kind == "similarity":
             off = ~np.eye(G.shape[0], dtype=bool)
-            G[off] = similarity_to_distance(G[off], stacklevel=3)
+            G[off] = similarity_to_distance(G[off])
         return G
     if isinstance(X, (str, bytes)):
         raise TypeError(f"{what} must be an array-like; got {type(X).__name__}.")
@@ -309,7 +287,7 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
             )
     Xc = check_array(X, accept_sparse=["csr", "csc", "coo"], dtype=np.float64,
                      ensure_min_samples=1, input_name=what)
-    _check_n_nodes(Xc.shape[0])
+    check_n_nodes(Xc.shape[0])
     _check_feature_scale(Xc, what)
     # pairwise_distances and its symmetric canonical copy: two (n, n) arrays.
     check_dense_memory(Xc.shape[0], 2, f"The complete graph of the {Xc.shape[0]} rows of {what}")
@@ -385,144 +363,6 @@ def _sparse_features(X):
         X = sp.csr_matrix((X.data, X.indices.astype(np.int32), X.indptr.astype(np.int32)),
                           shape=X.shape)
     return X
-
-
-def _is_networkx_graph(X):
-    nx = sys.modules.get("networkx")  # not imported: X cannot be one of its graphs
-    return nx is not None and isinstance(X, nx.Graph)
-
-
-def from_networkx(G, weight="weight", nodelist=None, default=1.0, *, weight_kind=None,
-                  conversion="inverse", max_similarity=None):
-    """Canonical sparse graph of distances from a networkx graph.
-
-    Parameters
-    ----------
-    G : networkx.Graph
-        Undirected graph. Directed graphs and multigraphs are refused.
-    weight : str or None, default="weight"
-        Edge attribute holding the weight. ``None`` gives every edge the
-        weight ``default``.
-    nodelist : list, default=None
-        Node order of the rows; ``list(G.nodes)`` by default.
-    default : float, default=1.0
-        Weight of edges without the attribute (before any conversion).
-    weight_kind : {"distance", "similarity"} or None, default=None
-        What the attribute means. ``"distance"``: small = close, used as
-        is. ``"similarity"``: large = close (counts, affinities), converted
-        into distances with ``conversion``. ``None`` (the default, kept for
-        backward compatibility): read as distances, with a
-        :class:`WeightMeaningWarning` when the values look like counts
-        (integers >= 1, not all equal), as networkx's own weighted examples
-        (karate club interaction counts, Les Miserables co-occurrences) are.
-    conversion : {"inverse", "max_minus", "neg_log"}, default="inverse"
-        Similarity-to-distance map (:func:`similarity_to_distance`):
-        ``1 / w``, ``max - w`` or ``-log(w / max)``.
-    max_similarity : float, default=None
-        Public ``max`` of ``"max_minus"`` and ``"neg_log"``; ``None`` reads
-        it from the weights with a
-        :class:`~skdpgraph.privacy.PrivacyLeakWarning`.
-
-    Returns
-    -------
-    graph : scipy.sparse.csr_array of shape (n, n)
-        Row ``i`` is node ``nodelist[i]``. Self-loops are dropped; a weight of
-        0 is kept as a zero-weight edge.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> from skdpgraph.utils import from_networkx
-    >>> G = nx.Graph([("a", "b", {"weight": 4}), ("b", "c", {"weight": 1})])
-    >>> from_networkx(G, weight_kind="similarity").toarray()
-    array([[0.  , 0.25, 0.  ],
-           [0.25, 0.  , 1.  ],
-           [0.  , 1.  , 0.  ]])
-    """
-    import networkx as nx
-
-    if not isinstance(G, nx.Graph):
-        raise TypeError(f"from_networkx expects a networkx.Graph; got {type(G).__name__}.")
-    if G.is_directed():
-        raise ValueError(
-            "The graph is directed; graph clustering here needs an undirected "
-            "graph (use G.to_undirected() after deciding how to merge weights)."
-        )
-    if G.is_multigraph():
-        raise ValueError(
-            "Multigraphs are not supported; collapse parallel edges first "
-            "(for example nx.Graph(G) keeps one of them)."
-        )
-    nodes = list(G.nodes) if nodelist is None else list(nodelist)
-    index = {node: k for k, node in enumerate(nodes)}
-    if len(index) != len(nodes):
-        raise ValueError("nodelist contains duplicate nodes.")
-    if len(nodes) != G.number_of_nodes():
-        raise ValueError("nodelist must contain every node of G exactly once.")
-    _check_n_nodes(len(nodes))
-    m = G.number_of_edges()
-    u = np.empty(m, dtype=np.int64)
-    v = np.empty(m, dtype=np.int64)
-    w = np.empty(m, dtype=np.float64)
-    k = 0
-    for a, b, d in G.edges(data=weight, default=default):
-        if a == b:
-            continue
-        try:
-            u[k], v[k] = index[a], index[b]
-        except KeyError as exc:
-            raise ValueError(f"node {exc.args[0]!r} of G is not in nodelist.") from None
-        if weight is None:
-            w[k] = default
-        else:
-            try:
-                w[k] = float(d)
-            except (TypeError, ValueError):
-                raise TypeError(
-                    f"edge ({a!r}, {b!r}) has a non-numeric {weight!r} attribute {d!r}."
-                ) from None
-        k += 1
-    u, v, w = u[:k], v[:k], w[:k]
-    _check_weights(w, "the graph")
-    check_weight_kind(weight_kind)
-    if weight_kind == "similarity":
-        w = similarity_to_distance(w, conversion, max_similarity=max_similarity,
-                                   stacklevel=3)
-    elif weight_kind is None and weight is not None and looks_like_counts(w):
-        warn_counts(w, weight, stacklevel=3)
-    return edges_to_csr(u, v, w, len(nodes))
-
-
-def to_networkx(graph, labels=None, label_attr="label"):
-    """networkx graph from a canonical graph (or anything :func:`check_graph` accepts).
-
-    Parameters
-    ----------
-    graph : ndarray or sparse matrix
-        Precomputed graph.
-    labels : array-like of shape (n,), default=None
-        Optional node labels, stored as node attribute ``label_attr``.
-    label_attr : str, default="label"
-
-    Returns
-    -------
-    G : networkx.Graph
-        Nodes ``0..n-1``; edge weights in the ``"weight"`` attribute.
-    """
-    import networkx as nx
-
-    graph = check_graph(graph, metric="precomputed", what="graph")
-    n = graph.shape[0]
-    u, v, w = graph_edges(graph)
-    G = nx.Graph()
-    G.add_nodes_from(range(n))
-    G.add_weighted_edges_from(zip(u.tolist(), v.tolist(), w.tolist()))
-    if labels is not None:
-        labels = np.asarray(labels)
-        if labels.shape != (n,):
-            raise ValueError(f"labels must have shape ({n},); got {labels.shape}.")
-        nx.set_node_attributes(G, dict(enumerate(labels.tolist())), label_attr)
-    return G
 
 
 def _validate_array(X, what):

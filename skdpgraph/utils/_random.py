@@ -30,12 +30,37 @@ def secure_generator():
     -------
     numpy.random.Generator
     """
+    return keyed_generator(secrets.token_bytes(32))
+
+
+def keyed_generator(key):
+    """The secure generator of :func:`secure_generator` keyed with given bytes.
+
+    The same 32-byte key gives the same stream, so a task that is run again
+    (a distributed worker lost and its work redone) draws the same noise,
+    never a second independent release. The key must be secret and
+    unpredictable for the stream to be; keys of independent streams are
+    derived from one secret (see :mod:`skdpgraph.distributed`).
+
+    Parameters
+    ----------
+    key : bytes of length 32
+
+    Returns
+    -------
+    numpy.random.Generator
+        AES-128 counter mode (``randomgen.AESCounter``) with AES-NI,
+        ChaCha20 otherwise, seeded with the 256-bit integer ``key``.
+    """
     from randomgen import AESCounter, ChaCha
 
-    aes = AESCounter(seed=secrets.randbits(256))
+    if not isinstance(key, bytes) or len(key) != 32:
+        raise ValueError("key must be 32 bytes.")
+    seed = int.from_bytes(key, "little")
+    aes = AESCounter(seed=seed)
     if aes.use_aesni:
         return np.random.Generator(aes)
-    return np.random.Generator(ChaCha(seed=secrets.randbits(256), rounds=20))
+    return np.random.Generator(ChaCha(seed=seed, rounds=20))
 
 
 def check_random_state(random_state):

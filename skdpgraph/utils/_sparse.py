@@ -213,14 +213,38 @@ def mst_edge_indices(u, v, key, n):
 
 
 def pair_index(u, v, n):
-    """Index of pair ``u < v`` in the row-major order of the strict upper triangle."""
+    """Index of pair ``u < v`` in the row-major order of the strict upper triangle.
+
+    Parameters
+    ----------
+    u, v : int or array-like of int
+        The pairs, ``u < v``.
+    n : int
+        Number of nodes.
+
+    Returns
+    -------
+    int or ndarray of int64
+    """
     u = np.asarray(u, dtype=np.int64)
     v = np.asarray(v, dtype=np.int64)
     return u * (2 * n - u - 1) // 2 + (v - u - 1)
 
 
 def pair_from_index(k, n):
-    """Inverse of :func:`pair_index` (exact in int64, float only for a guess)."""
+    """Inverse of :func:`pair_index` (exact in int64, float only for a guess).
+
+    Parameters
+    ----------
+    k : int or array-like of int
+        Pair indices.
+    n : int
+        Number of nodes.
+
+    Returns
+    -------
+    u, v : int or ndarray of int64
+    """
     k = np.asarray(k, dtype=np.int64)
     b = 2.0 * n - 1.0
     disc = np.maximum(b * b - 8.0 * k.astype(np.float64), 0.0)

@@ -2,23 +2,15 @@
 
 Each check returns the value converted (``float`` or ``int``) and raises a
 ``TypeError`` for a wrong type or a ``ValueError`` naming the parameter and
-the accepted range. Booleans are not numbers here. ``fractions.Fraction``,
-``decimal.Decimal`` and numpy scalars are accepted and converted.
+the accepted range. Booleans are not numbers here. Any ``numbers.Real``
+(``fractions.Fraction`` and numpy scalars included) is accepted and
+converted; ``decimal.Decimal`` is not a ``numbers.Real`` and is refused.
 """
 
 import math
 from numbers import Integral, Real
 
 import numpy as np
-
-
-class PrivacyLeakWarning(UserWarning):
-    """A computation reads private data in a way the guarantee does not cover.
-
-    Emitted, as in diffprivlib, for example when normalisation bounds are
-    computed from the private weights because no public bounds were given.
-    Exported by :mod:`skdpgraph.privacy`.
-    """
 
 
 def _interval(low, high, low_open, high_open):
@@ -72,8 +64,48 @@ def check_real(value, name, *, low=None, high=None, low_open=False, high_open=Fa
     return out
 
 
+def check_positive(value, name, *, allow_zero=False, allow_inf=False, low=None, high=None):
+    """``value`` as a float ``> 0`` (``>= 0`` with ``allow_zero``), finite unless
+    ``allow_inf``, and within ``[low, high]`` when those are given.
+
+    The one checker of positive scalars (scales, budgets, sensitivities):
+    :func:`check_real` with the lower bound at 0.
+
+    Parameters
+    ----------
+    value : object
+    name : str
+        Parameter name used in the messages.
+    allow_zero, allow_inf : bool, default=False
+        Accept 0, and infinity.
+    low, high : float, default=None
+        Further bounds (None: none).
+
+    Returns
+    -------
+    float
+    """
+    value = check_real(value, name, low=0.0, low_open=not allow_zero, allow_inf=allow_inf)
+    if (low is not None and value < low) or (high is not None and value > high):
+        return check_real(value, name, low=low, high=high, allow_inf=allow_inf)
+    return value
+
+
 def check_int(value, name, minimum=None, maximum=None):
-    """``value`` as an int in ``[minimum, maximum]``."""
+    """``value`` as an int in ``[minimum, maximum]``.
+
+    Parameters
+    ----------
+    value : object
+    name : str
+        Parameter name used in the messages.
+    minimum, maximum : int or None, default=None
+        Bounds (None: unbounded).
+
+    Returns
+    -------
+    int
+    """
     if isinstance(value, bool) or not isinstance(value, Integral):
         raise TypeError(f"{name} must be an integer; got {type(value).__name__}.")
     value = int(value)
@@ -122,27 +154,6 @@ def check_node_labels(labels, n):
     return codes.ravel().astype(np.int64)
 
 
-class RealParametersMixin:
-    """Accept any ``numbers.Real`` (a ``Fraction``, a ``Decimal``) where a float is.
-
-    scikit-learn's interval constraints only understand Python and numpy
-    numbers; the estimators of the library validate their parameters as
-    floats instead, and convert them where they use them.
-    """
-
-    def _validate_params(self):
-        from sklearn.utils._param_validation import validate_parameter_constraints
-
-        params = {
-            name: float(value)
-            if isinstance(value, Real) and not isinstance(value, (Integral, float, np.floating))
-            else value
-            for name, value in self.get_params(deep=False).items()
-        }
-        validate_parameter_constraints(self._parameter_constraints, params,
-                                       caller_name=type(self).__name__)
-
-
 class GraphInputTagsMixin:
     """scikit-learn tags of an estimator whose ``X`` is a square graph.
 
@@ -158,3 +169,29 @@ class GraphInputTagsMixin:
         if tags.transformer_tags is not None:
             tags.transformer_tags.preserves_dtype = ["float64"]
         return tags
+
+
+def check_n_nodes(n):
+    """At least two nodes (a graph of fewer has nothing to cluster)."""
+    if n < 2:
+        raise ValueError(
+            f"A graph needs at least 2 nodes; got {n} node(s) "
+            f"(n_samples={n}, i.e. {n} sample)."
+        )
+
+
+def check_weight_values(values, what):
+    """Finite, non-negative weights (distances), with the count of bad ones."""
+    if values.size == 0:
+        return
+    if not np.all(np.isfinite(values)):
+        n_bad = int(np.count_nonzero(~np.isfinite(values)))
+        raise ValueError(
+            f"{what} contains {n_bad} NaN or infinite weight(s); weights must "
+            "be finite."
+        )
+    if values.min() < 0:
+        raise ValueError(
+            f"Negative values in data: {what} contains negative weights "
+            f"(smallest {values.min():g}); weights are distances and must be >= 0."
+        )

@@ -11,6 +11,13 @@ class StageLogger:
     Lines go to standard error as ``[Owner] stage: 0.123 s`` (and any detail
     the stage reports), so they never mix with a program's output.
 
+    Parameters
+    ----------
+    verbose : int or bool
+        Nothing is printed unless it is ``> 0``.
+    owner : str
+        Name at the start of each line (the estimator's).
+
     Examples
     --------
     >>> from skdpgraph.utils import StageLogger
@@ -25,6 +32,18 @@ class StageLogger:
 
     @contextmanager
     def stage(self, name):
+        """Time the ``with`` block as stage ``name``; it receives ``note(text)``.
+
+        Parameters
+        ----------
+        name : str
+            The stage, as printed.
+
+        Yields
+        ------
+        note : callable
+            ``note(text)`` adds a detail to the stage's line.
+        """
         details = []
         t0 = time.perf_counter()
         yield details.append

@@ -9,11 +9,12 @@ decreasing maps, and :func:`check_weight_kind` names the meaning explicitly.
 """
 
 import math
-import warnings
 
 import numpy as np
 
-from ._validation import PrivacyLeakWarning
+from ..exceptions import DataDependentWarning, PrivacyLeakWarning, WeightMeaningWarning
+from ._config import data_dependent_warnings, warn_data_dependent
+from ._warnings import warn
 
 #: Values of ``weight_kind`` (``None``: distances, with a warning when the
 #: weights look like counts or a kernel).
@@ -22,15 +23,6 @@ WEIGHT_KINDS = ("distance", "similarity")
 #: Conversions of a similarity ``s`` into a distance: ``1 / s``, ``max - s``
 #: and ``-log(s / max)``.
 SIMILARITY_CONVERSIONS = ("inverse", "max_minus", "neg_log")
-
-
-class WeightMeaningWarning(UserWarning):
-    """Weights read as distances look like similarities (counts, a kernel).
-
-    The message says why, and how to say what the weights mean:
-    ``weight_kind="similarity"`` to convert them, ``weight_kind="distance"``
-    to keep them as they are (which silences the warning).
-    """
 
 
 def check_weight_kind(weight_kind):
@@ -42,8 +34,7 @@ def check_weight_kind(weight_kind):
     return weight_kind
 
 
-def similarity_to_distance(similarities, conversion="inverse", *, max_similarity=None,
-                           stacklevel=2):
+def similarity_to_distance(similarities, conversion="inverse", *, max_similarity=None):
     """Distances from similarities by a decreasing (order-reversing) map.
 
     Parameters
@@ -68,13 +59,11 @@ def similarity_to_distance(similarities, conversion="inverse", *, max_similarity
     max_similarity : float, default=None
         ``max`` of ``"max_minus"`` and ``"neg_log"``. Give a public bound
         (e.g. the largest possible count): similarities above it are clipped
-        to it with a :class:`~skdpgraph.privacy.PrivacyLeakWarning` (clipping
+        to it with a :class:`~skdpgraph.exceptions.PrivacyLeakWarning` (clipping
         keeps a weight-DP guarantee; the warning reveals that a similarity
         was out of bounds). ``None``: the largest similarity is read from the
         data, with a ``PrivacyLeakWarning``: under weight-DP the maximum of
         the private weights is not covered by the guarantee.
-    stacklevel : int, default=2
-        Of the warnings.
 
     Returns
     -------
@@ -120,27 +109,28 @@ def similarity_to_distance(similarities, conversion="inverse", *, max_similarity
     if conversion == "inverse":
         return 1.0 / s
     if max_similarity is None:
-        warnings.warn(
+        warn(
             f"conversion={conversion!r} needs the largest similarity; it is read from "
             "the data. Under weight-DP this leaks the largest private weight, which "
             "the guarantee does not cover: pass a public max_similarity (e.g. the "
             "largest possible count).",
-            PrivacyLeakWarning, stacklevel=stacklevel,
+            PrivacyLeakWarning,
         )
         top = float(s.max()) if s.size else 1.0
     else:
         top = float(max_similarity)
         if not (math.isfinite(top) and top > 0):
             raise ValueError(f"max_similarity must be finite and > 0; got {max_similarity!r}.")
-        above = int(np.count_nonzero(s > top))
-        if above:
-            warnings.warn(
-                f"{above} similarity(ies) exceed max_similarity={top:g} and were clipped "
-                "to it (this keeps a weight-DP guarantee; the warning itself reveals "
-                "that some similarity was out of bounds).",
-                PrivacyLeakWarning, stacklevel=stacklevel,
-            )
-            np.minimum(s, top, out=s)
+        if data_dependent_warnings():
+            above = int(np.count_nonzero(s > top))
+            if above:
+                warn_data_dependent(
+                    f"{above} similarity(ies) exceed max_similarity={top:g} and were "
+                    "clipped to it (this keeps a weight-DP guarantee; the warning itself "
+                    "reveals that some similarity was out of bounds).",
+                    DataDependentWarning,
+                )
+        np.minimum(s, top, out=s)
     if conversion == "max_minus":
         return top - s
     return np.maximum(np.log(top) - np.log(s), 0.0)
@@ -153,16 +143,16 @@ def looks_like_counts(weights):
                 and np.all(w == np.round(w)))
 
 
-def warn_counts(weights, attribute, stacklevel):
+def warn_counts(weights, attribute):
     w = np.asarray(weights, dtype=np.float64)
-    warnings.warn(
+    warn_data_dependent(
         f"The {attribute!r} edge attribute holds integers from {w.min():g} to "
         f"{w.max():g}, which look like counts (interactions, co-occurrences): counts "
         "are similarities (larger = closer) but are read here as distances (smaller = "
         "closer). Pass weight_kind='similarity' to convert them into distances "
         "(1/w by default), or weight_kind='distance' if they are distances (this "
         "silences the warning).",
-        WeightMeaningWarning, stacklevel=stacklevel,
+        WeightMeaningWarning,
     )
 
 

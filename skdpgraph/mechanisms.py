@@ -1,6 +1,0 @@
-"""Deprecated: the names of this module now live in
-:mod:`skdpgraph.privacy`."""
-
-from ._deprecated import reexport
-
-reexport(__name__)

@@ -1,0 +1,350 @@
+"""Private fits in worker processes: pay on the client, then dispatch.
+
+A private fit spends on an accountant that lives in the caller's process; a
+fit sent to a worker process (GridSearchCV or joblib with ``n_jobs > 1``, a
+Dask cluster) cannot reach it, so it refuses
+(:class:`~skdpgraph.exceptions.DetachedAccountantError`). :func:`prepay_search`
+makes such a search possible under a budget: it lists the fits the search
+will make (candidates x folds, plus the refit), charges every one of them to
+the caller's accountant on the client before anything is dispatched, and
+hands the search single-use tickets (:class:`PrepaidBudget`) that let each of
+those fits, and no other, proceed wherever it runs.
+"""
+
+import os
+import threading
+import warnings
+
+from sklearn.base import clone, is_classifier
+from sklearn.model_selection import (
+    GridSearchCV,
+    ParameterGrid,
+    ParameterSampler,
+    RandomizedSearchCV,
+    check_cv,
+)
+
+from ..exceptions import BudgetError
+from ._accounting import BudgetAccountant, _check_eps_delta
+
+# Relative slack of a spend against the prepaid amount (float sums).
+_RTOL = 1e-12
+
+
+class _Recorded(Exception):
+    """Raised by :class:`_CostRecorder` to stop a fit at its first charge."""
+
+    def __init__(self, epsilon, delta):
+        super().__init__(epsilon, delta)
+        self.cost = (epsilon, delta)
+
+
+class _CostRecorder:
+    """An accountant that records the first spend asked of it and stops the fit.
+
+    Every estimator of the library charges its accountant before it reads
+    anything private, so the fit stops there having read public inputs only.
+    """
+
+    def check(self, epsilon, delta):
+        raise _Recorded(*_check_eps_delta(epsilon, delta))
+
+    def spend(self, epsilon, delta):
+        raise _Recorded(*_check_eps_delta(epsilon, delta))
+
+
+class PrepaidBudget:
+    """A ticket for one private fit whose spend was charged in advance.
+
+    Made by :func:`prepay` (one ticket per task) and :func:`prepay_search`;
+    pass it as a fit's ``accountant``. A ticket pays for one spend of at most
+    ``per_fit``, in whatever process the fit runs: it travels with its task
+    and refuses a second spend. Copies made by ``copy``/``clone`` share the
+    ticket; a pickled copy is one more ticket, so give each task its own
+    (:func:`prepay` and :func:`prepay_search` do).
+
+    A prepaid search holds a *root* instead (``n_tickets`` given), which
+    spends nothing: a copy of the root (the search's unfitted base copy of
+    its estimator) is a *delegate*, which spends nothing either, and each
+    copy of a delegate (one per fit) is a fresh ticket, at most ``n_tickets``
+    of them, made only in the process that holds the root.
+
+    Parameters
+    ----------
+    per_fit : (float, float)
+        Largest ``(epsilon, delta)`` the fit may spend.
+    n_tickets : int, default=None
+        For a root: the number of tickets its delegates may make.
+    """
+
+    def __init__(self, per_fit, n_tickets=None):
+        self.per_fit = _check_eps_delta(*per_fit)
+        self.n_tickets = None if n_tickets is None else int(n_tickets)
+        self._issued = 0
+        self._root = None  # for a delegate: its root
+        self._spent = False
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+
+    def _is_ticket(self):
+        return self.n_tickets is None and self._root is None
+
+    def __getstate__(self):
+        # Roots and delegates may travel along (a search's callbacks hold the
+        # search and its base copy), but make tickets only where the root
+        # was made (its _pid). A used ticket travels used.
+        state = self.__dict__.copy()
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    def __repr__(self):
+        if self.n_tickets is not None:
+            kind = f"root of {self.n_tickets} tickets"
+        elif self._root is not None:
+            kind = "delegate"
+        else:
+            kind = "used" if self._spent else "unused"
+        return f"PrepaidBudget(per_fit={self.per_fit!r}, {kind})"
+
+    def _copy(self):
+        if self._is_ticket():
+            return self  # clones share the ticket, so it still pays once
+        if self.n_tickets is not None:
+            delegate = PrepaidBudget(self.per_fit)
+            delegate._root = self
+            return delegate
+        root = self._root
+        with root._lock:
+            if os.getpid() != root._pid:
+                raise BudgetError("A prepaid search's tickets are made in the process "
+                                  "that paid for them.")
+            if root._issued >= root.n_tickets:
+                raise BudgetError(
+                    f"All {root.n_tickets} prepaid fits of this search have been "
+                    "dispatched: a search prepaid with skdpgraph.privacy.prepay_search "
+                    "runs once; prepay it again to run it again."
+                )
+            root._issued += 1
+        return PrepaidBudget(self.per_fit)
+
+    def __copy__(self):
+        return self._copy()
+
+    def __deepcopy__(self, memo):
+        return self._copy()
+
+    def check(self, epsilon, delta):
+        """Raise :class:`BudgetError` unless this ticket can pay for the spend.
+
+        Parameters
+        ----------
+        epsilon, delta : float
+            The spend.
+        """
+        epsilon, delta = _check_eps_delta(epsilon, delta)
+        if not self._is_ticket():
+            raise BudgetError("The estimator of a prepaid search spends nothing; the "
+                              "copies the search fits do.")
+        if self._spent:
+            raise BudgetError("This prepaid ticket has been used: it pays for one fit.")
+        eps_max, delta_max = self.per_fit
+        if epsilon > eps_max * (1 + _RTOL) or delta > delta_max * (1 + _RTOL):
+            raise BudgetError(
+                f"A spend of ({epsilon!r}, {delta!r}) exceeds the ({eps_max!r}, "
+                f"{delta_max!r}) prepaid for this fit."
+            )
+        return True
+
+    def spend(self, epsilon, delta):
+        """Use the ticket for its fit's spend.
+
+        Parameters
+        ----------
+        epsilon, delta : float
+            The spend.
+
+        Returns
+        -------
+        self
+        """
+        with self._lock:
+            self.check(epsilon, delta)
+            self._spent = True
+        return self
+
+
+def _charge_all(accountant, spends):
+    """Charge every spend, or none if the whole list does not fit a BudgetAccountant."""
+    accountant = BudgetAccountant.load_default(accountant)
+    spends = [_check_eps_delta(*spend) for spend in spends]
+    if isinstance(accountant, BudgetAccountant):
+        before = accountant.total()
+        eps, dlt = accountant.total(accountant.spent_budget + spends)
+        if eps > accountant.epsilon * (1 + _RTOL) or dlt > accountant.delta * (1 + _RTOL):
+            raise BudgetError(
+                f"{len(spends)} private fits would bring the spend from {before!r} to "
+                f"({eps:.6g}, {dlt:.6g}), beyond the budget ({accountant.epsilon!r}, "
+                f"{accountant.delta!r}). Nothing was spent."
+            )
+    for eps, dlt in spends:
+        accountant.check(eps, dlt)
+        accountant.spend(eps, dlt)
+
+
+def prepay(spends, accountant=None):
+    """Charge a list of fits on the client; return one ticket for each.
+
+    For a sweep of private fits run in worker processes (joblib with
+    ``n_jobs > 1``, Dask): each task gets its own ticket as its
+    ``accountant`` (one ticket, one task: a ticket sent to two processes
+    would pay twice), and the spends are on the caller's budget before
+    anything is dispatched. For a GridSearchCV or RandomizedSearchCV, see
+    :func:`prepay_search`.
+
+    Parameters
+    ----------
+    spends : list of (float, float)
+        The ``(epsilon, delta)`` of each fit.
+    accountant : BudgetAccountant or duck-typed accountant, default=None
+        Where to charge (default: this process's default accountant). A
+        :class:`BudgetAccountant` is charged all or nothing.
+
+    Returns
+    -------
+    list of PrepaidBudget
+
+    Examples
+    --------
+    >>> from skdpgraph.privacy import BudgetAccountant, prepay
+    >>> budget = BudgetAccountant(epsilon=4.0)
+    >>> tickets = prepay([(1.0, 0.0), (2.0, 0.0)], accountant=budget)
+    >>> budget.total(), tickets[0]
+    ((3.0, 0.0), PrepaidBudget(per_fit=(1.0, 0.0), unused))
+    """
+    spends = [tuple(spend) for spend in spends]
+    _charge_all(accountant, spends)
+    return [PrepaidBudget(spend) for spend in spends]
+
+
+def _accountant_paths(estimator):
+    return sorted(name for name in estimator.get_params(deep=True)
+                  if name == "accountant" or name.endswith("__accountant"))
+
+
+def _fit_cost(estimator, path, X, y):
+    """``(epsilon, delta)`` a fit of ``estimator`` charges, read from its charge."""
+    probe = clone(estimator).set_params(**{path: _CostRecorder()})
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the real fits warn
+            probe.fit(X, y)
+    except _Recorded as rec:
+        return rec.cost
+    return 0.0, 0.0  # fitted without charging anything: not private
+
+
+def _candidates(search):
+    if isinstance(search, GridSearchCV):
+        return list(ParameterGrid(search.param_grid)), True
+    if isinstance(search, RandomizedSearchCV):
+        fixed = isinstance(search.random_state, int)
+        return list(ParameterSampler(search.param_distributions, search.n_iter,
+                                     random_state=search.random_state)), fixed
+    raise TypeError(
+        "prepay_search takes a GridSearchCV or a RandomizedSearchCV, whose fits are known "
+        f"before they run; got {type(search).__name__}."
+    )
+
+
+def prepay_search(search, X, y=None, *, groups=None, accountant=None):
+    """Charge every fit of a search on the client, then let it run anywhere.
+
+    A private estimator spends on its accountant before it reads private
+    data, and an accountant lives in one process, so a search that fits in
+    worker processes (``n_jobs > 1`` with the loky or multiprocessing
+    backend, or on Dask) refuses there. This function lists the fits the
+    search will make -- every candidate on every fold of ``search.cv``, and
+    the refit, charged at the largest cost of a candidate -- reads what each
+    one will spend from the estimator's own charge (its fit is stopped there,
+    before it reads anything private), and charges them all to the
+    accountant, before anything is dispatched: if the budget cannot pay for
+    all of them, :class:`BudgetError` is raised and nothing is spent. It
+    returns a copy of the search whose fits run on tickets
+    (:class:`PrepaidBudget`), one per fit, good wherever the fit runs.
+
+    Choosing a parameter by cross-validation on private data spends privacy
+    on every fit: this is for studying the utility of a setting on data with
+    ground truth, not for tuning a release on the data it releases.
+
+    Parameters
+    ----------
+    search : GridSearchCV or RandomizedSearchCV
+        Its estimator (or one step of its Pipeline) is a private estimator
+        with an ``accountant`` parameter. A RandomizedSearchCV whose sampled
+        candidates differ in cost needs an integer ``random_state``, so that
+        the candidates charged are the ones it will fit.
+    X, y, groups :
+        What ``search.fit`` will be given (for the number of folds, and for
+        the public size of the graph, which some costs depend on).
+    accountant : BudgetAccountant or duck-typed accountant, default=None
+        Where to charge; default: the estimator's own accountant if it has
+        one, else the default accountant of this process.
+
+    Returns
+    -------
+    search : a copy of ``search``
+        Fit it with ``X, y``. It runs once.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.model_selection import GridSearchCV
+    >>> from skdpgraph import BudgetAccountant, PrivateMSTClustering
+    >>> from skdpgraph.privacy import prepay_search
+    >>> X = np.r_[np.random.default_rng(0).normal(0, .1, (10, 2)), [[5, 5], [5, 5.1]]]
+    >>> budget = BudgetAccountant(epsilon=20.0)
+    >>> est = PrivateMSTClustering(sensitivity=0.1, weight_bounds=(0, 8), random_state=0)
+    >>> search = prepay_search(GridSearchCV(est, {"epsilon": [1.0, 2.0]}, cv=2,
+    ...                                     scoring="adjusted_rand_score", n_jobs=2),
+    ...                        X, np.r_[[0] * 10, [1, 1]], accountant=budget)
+    >>> budget.total()  # (1 + 2) x 2 folds + the refit at 2
+    (8.0, 0.0)
+    >>> search = search.fit(X, np.r_[[0] * 10, [1, 1]])
+    """
+    candidates, fixed = _candidates(search)
+    estimator = search.estimator
+    paths = _accountant_paths(estimator)
+    if len(paths) != 1:
+        raise ValueError(
+            "prepay_search needs an estimator with exactly one private step (one "
+            f"'accountant' parameter); found {len(paths) or 'none'}"
+            + (f": {paths}." if paths else ".")
+        )
+    path = paths[0]
+    if accountant is None:
+        accountant = estimator.get_params()[path]
+    costs = [_fit_cost(clone(estimator).set_params(**params), path, X, y)
+             for params in candidates]
+    if not fixed and len(set(costs)) > 1:
+        raise ValueError(
+            "The candidates of this RandomizedSearchCV differ in privacy cost and its "
+            "random_state is not an integer, so the candidates it will fit are not "
+            "known in advance: give it an integer random_state."
+        )
+    cv = check_cv(search.cv, y, classifier=is_classifier(estimator))
+    n_splits = cv.get_n_splits(X, y, groups)
+    spends = [cost for cost in costs for _ in range(n_splits)]
+    per_fit = (max(e for e, _ in costs), max(d for _, d in costs))
+    if search.refit:
+        spends.append(per_fit)
+    _charge_all(accountant, spends)
+    prepaid = clone(search)
+    # The search's base copy of its estimator gets a delegate, and each of
+    # the copies it fits a ticket: one for each fit charged.
+    ticket = PrepaidBudget(per_fit, len(spends))
+    prepaid.set_params(**{f"estimator__{path}": ticket})
+    return prepaid

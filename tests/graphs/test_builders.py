@@ -1,0 +1,315 @@
+"""EpsilonGraph and HomogeneousGraph."""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.spatial.distance import cdist
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from skdpgraph.exceptions import DisconnectedGraphWarning
+from skdpgraph.graphs import EpsilonGraph, HomogeneousGraph
+from skdpgraph.metrics import check_homogeneity
+from skdpgraph.utils import check_graph
+
+
+def _dense(G):
+    """Dense matrix with NaN for absent entries (explicit zeros stay 0)."""
+    out = np.full(G.shape, np.nan)
+    coo = sp.coo_array(G)
+    out[coo.row, coo.col] = coo.data
+    return out
+
+
+@pytest.mark.filterwarnings("ignore::skdpgraph.exceptions.DisconnectedGraphWarning")
+@parametrize_with_checks([
+    EpsilonGraph(),
+    EpsilonGraph(radius=0.5, metric="manhattan"),
+    EpsilonGraph(metric="cosine"),
+    EpsilonGraph(radius=2.0, metric="precomputed"),
+    HomogeneousGraph(),
+    HomogeneousGraph(w_min=0.5, w_max=1.0),
+    HomogeneousGraph(metric="precomputed"),
+])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+# ---------------------------------------------------------------------------
+# EpsilonGraph
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("metric, scipy_metric, kwargs", [
+    ("euclidean", "euclidean", {}),
+    ("manhattan", "cityblock", {}),
+    ("chebyshev", "chebyshev", {}),
+    ("minkowski", "minkowski", {"p": 3}),
+    ("sqeuclidean", "sqeuclidean", {}),
+    ("cosine", "cosine", {}),
+])
+def test_epsilon_graph_matches_brute_force(metric, scipy_metric, kwargs):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 3))
+    D = cdist(X, X, scipy_metric, **kwargs)
+    radius = float(np.quantile(D[np.triu_indices(120, 1)], 0.1))
+    G = EpsilonGraph(radius=radius, metric=metric, **kwargs).fit_transform(X)
+    assert isinstance(G, sp.csr_array) and G.dtype == np.float64
+    expected = np.where(D <= radius, D, np.nan)
+    got = _dense(G)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
+    np.testing.assert_allclose(got[~np.isnan(got)], expected[~np.isnan(expected)],
+                               rtol=1e-10, atol=1e-12)
+    # exactly symmetric, structure and values
+    assert (G != G.T).nnz == 0
+    np.testing.assert_array_equal(_dense(G), _dense(G).T)
+
+
+def test_metric_params():
+    rng = np.random.default_rng(8)
+    X = rng.random((40, 3))
+    a = EpsilonGraph(radius=0.5, metric="minkowski", metric_params={"p": 3}).fit_transform(X)
+    b = EpsilonGraph(radius=0.5, metric="minkowski", p=3).fit_transform(X)
+    np.testing.assert_array_equal(_dense(a), _dense(b))
+    D = cdist(X, X, "minkowski", p=3)
+    np.testing.assert_array_equal(np.isnan(_dense(a)), D > 0.5)
+    with pytest.raises(ValueError, match="not supported"):
+        EpsilonGraph(metric="euclidean", metric_params={"w": 1}).fit(X)
+    with pytest.raises(ValueError, match="not supported"):
+        HomogeneousGraph(metric="manhattan", metric_params={"p": 1}).fit(X)
+
+    def scaled(a, b, k=1.0):
+        return k * float(np.abs(a - b).sum())
+
+    c = EpsilonGraph(radius=1.0, metric=scaled, metric_params={"k": 2.0}).fit_transform(X)
+    d = EpsilonGraph(radius=0.5, metric="manhattan").fit_transform(X)
+    np.testing.assert_allclose(_dense(c), 2 * _dense(d), equal_nan=True, rtol=1e-12)
+
+
+def test_epsilon_graph_callable_metric():
+    rng = np.random.default_rng(1)
+    X = rng.random((30, 2))
+
+    def l1(a, b):
+        return float(np.abs(a - b).sum())
+
+    G = EpsilonGraph(radius=0.4, metric=l1).fit_transform(X)
+    H = EpsilonGraph(radius=0.4, metric="manhattan").fit_transform(X)
+    np.testing.assert_allclose(_dense(G), _dense(H), equal_nan=True, rtol=1e-12)
+
+
+def test_duplicates_are_explicit_zero_edges_and_diagonal_is_ignored():
+    X = np.array([[0.0, 0.0], [0.0, 0.0], [0.3, 0.4], [5.0, 5.0]])
+    est = EpsilonGraph(radius=0.5)
+    G = est.fit_transform(X)
+    assert G[[0], [1]][0] == 0.0 and G.has_sorted_indices
+    assert G.indices[G.indptr[0]:G.indptr[1]].tolist() == [0, 1, 2]  # zeros stored
+    assert G[[0], [2]][0] == pytest.approx(0.5)        # radius is inclusive
+    assert est.n_components_ == 2                      # the far point is isolated
+    canon = check_graph(G)                             # what the clusterers see
+    assert canon.diagonal().tolist() == [0.0] * 4 and canon.nnz == 6
+    assert canon.indices[canon.indptr[0]:canon.indptr[1]].tolist() == [1, 2]  # 0-edge kept
+
+
+def test_exact_symmetry_far_from_origin():
+    # The dot-product trick loses symmetry for points far from the origin;
+    # the graph must stay exactly symmetric (structure and values).
+    rng = np.random.default_rng(2)
+    X = 1e6 + rng.random((300, 4))
+    for algorithm in ("brute", "kd_tree"):
+        G = EpsilonGraph(radius=0.5, algorithm=algorithm).fit_transform(X)
+        assert (G != G.T).nnz == 0
+        D = cdist(X, X)
+        np.testing.assert_array_equal(np.isnan(_dense(G)), D > 0.5)
+    # check_graph accepts it without symmetrising anything away
+    assert check_graph(G).nnz == G.nnz - 300
+
+
+def test_sparse_features_match_dense():
+    rng = np.random.default_rng(3)
+    X = rng.random((80, 6))
+    X[X < 0.6] = 0
+    for metric in ("euclidean", "manhattan", "cosine"):
+        dense = EpsilonGraph(radius=0.8, metric=metric).fit_transform(X)
+        sparse = EpsilonGraph(radius=0.8, metric=metric).fit_transform(sp.csr_array(X))
+        np.testing.assert_allclose(_dense(sparse), _dense(dense), equal_nan=True, rtol=1e-12,
+                                   atol=1e-12)
+        assert (sparse != sparse.T).nnz == 0
+    with pytest.raises(TypeError, match="sparse"):
+        EpsilonGraph(metric="chebyshev").fit(sp.csr_array(X))
+
+
+def test_precomputed_dense_and_sparse():
+    rng = np.random.default_rng(4)
+    X = rng.random((40, 2))
+    D = cdist(X, X)
+    G = EpsilonGraph(radius=0.2, metric="precomputed").fit_transform(D)
+    H = EpsilonGraph(radius=0.2).fit_transform(X)
+    np.testing.assert_allclose(_dense(G), _dense(H), equal_nan=True, rtol=1e-12)
+    S = sp.csr_array(np.where(D <= 0.3, D, 0.0))
+    S.setdiag(0.0)  # explicit zeros on the diagonal are entries too
+    G2 = EpsilonGraph(radius=0.2, metric="precomputed").fit_transform(S)
+    np.testing.assert_allclose(_dense(G2), _dense(H), equal_nan=True, rtol=1e-12)
+    with pytest.raises(ValueError, match="square"):
+        EpsilonGraph(metric="precomputed").fit(D[:5])
+    with pytest.raises(ValueError, match=">= 0"):
+        EpsilonGraph(metric="precomputed").fit(-D)
+
+
+def test_transform_new_points_and_batches():
+    rng = np.random.default_rng(5)
+    X, Q = rng.random((60, 2)), rng.random((17, 2))
+    est = EpsilonGraph(radius=0.25).fit(X)
+    G = est.transform(Q)
+    assert G.shape == (17, 60)
+    D = cdist(Q, X)
+    np.testing.assert_allclose(_dense(G), np.where(D <= 0.25, D, np.nan), equal_nan=True,
+                               rtol=1e-12)
+    # rows do not depend on the batch or its order
+    perm = rng.permutation(17)
+    batches = sp.vstack([est.transform(Q[perm[:5]]), est.transform(Q[perm[5:]])])
+    np.testing.assert_allclose(_dense(batches), _dense(G)[perm], equal_nan=True)
+    # fit().transform(X) equals fit_transform(X)
+    np.testing.assert_array_equal(_dense(est.transform(X)),
+                                  _dense(EpsilonGraph(radius=0.25).fit_transform(X)))
+
+
+def test_pipeline_with_dbmstclu():
+    from skdpgraph.cluster import DBMSTClu
+
+    rng = np.random.default_rng(6)
+    X = np.vstack([rng.normal(0, 0.1, (30, 2)), rng.normal(3, 0.1, (30, 2))])
+    pipe = make_pipeline(EpsilonGraph(radius=1.0), DBMSTClu(metric="precomputed"))
+    labels = pipe.fit_predict(X)
+    assert labels.shape == (60,)
+    # the two blobs are two components of the graph: no cluster spans both
+    assert not set(labels[:30].tolist()) & set(labels[30:].tolist())
+    assert pipe[0].n_components_ == 2
+
+
+def test_epsilon_graph_bad_input_and_no_mutation():
+    X = np.random.default_rng(7).random((10, 2))
+    X0 = X.copy()
+    for radius in (0.0, -1.0):
+        with pytest.raises(ValueError, match="radius"):
+            EpsilonGraph(radius=radius).fit(X)
+    with pytest.raises(ValueError, match="1 sample"):
+        EpsilonGraph().fit(X[:1])
+    with pytest.raises(ValueError, match="features"):
+        EpsilonGraph().fit(X).transform(X[:, :1])
+    with pytest.raises(ValueError, match="NaN"):
+        EpsilonGraph().fit(np.array([[0.0], [np.nan]]))
+    with pytest.raises(TypeError, match="sparse"):
+        EpsilonGraph(metric=lambda a, b: 0.0).fit(sp.csr_array(X))
+    EpsilonGraph(radius=0.3).fit_transform(X)
+    assert X.tobytes() == X0.tobytes()
+
+
+# ---------------------------------------------------------------------------
+# HomogeneousGraph
+# ---------------------------------------------------------------------------
+
+def _rule(D, y, w_min, w_max):
+    same = y[:, None] == y[None, :]
+    keep = np.where(same, (D >= w_min) & (D <= w_max), D > w_max ** 2 / w_min)
+    np.fill_diagonal(keep, False)
+    return keep
+
+
+def test_homogeneous_graph_with_labels():
+    rng = np.random.default_rng(0)
+    X = rng.random((50, 2))
+    y = (X[:, 0] > 0.5).astype(int)
+    est = HomogeneousGraph(w_min=0.1, w_max=0.3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DisconnectedGraphWarning)
+        G = est.fit_transform(X, y)
+    D = cdist(X, X)
+    keep = _rule(D, y, 0.1, 0.3)
+    np.testing.assert_array_equal(~np.isnan(_dense(G)), keep)
+    # rescaled by the largest kept distance, into (0, 1]
+    assert est.scale_ == pytest.approx(D[keep].max())
+    np.testing.assert_allclose(_dense(G)[keep], D[keep] / est.scale_, rtol=1e-12)
+    assert G.max() == 1.0 and G.data.min() > 0
+    assert (G != G.T).nnz == 0
+    # the benchmark construction makes every cluster strongly homogeneous
+    assert check_homogeneity(G, y).all_strong
+    assert est.classes_.tolist() == [0, 1]
+
+
+def test_homogeneous_graph_without_labels_drops_the_band():
+    rng = np.random.default_rng(1)
+    X = rng.random((40, 2))
+    D = cdist(X, X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DisconnectedGraphWarning)
+        G = HomogeneousGraph(w_min=0.1, w_max=0.3).fit_transform(X)
+    keep = ((D >= 0.1) & (D <= 0.3)) | (D > 0.9)
+    np.fill_diagonal(keep, False)
+    np.testing.assert_array_equal(~np.isnan(_dense(G)), keep)
+
+
+def test_homogeneous_graph_disconnected_warns():
+    # one label, two far groups: nothing joins them
+    est = HomogeneousGraph(w_min=0.1, w_max=0.3)
+    with pytest.warns(DisconnectedGraphWarning, match="2 connected components"):
+        est.fit(np.array([[0.0], [0.2], [5.0], [5.2]]), [0, 0, 0, 0])
+    assert est.n_components_ == 2
+    # two labels: the leaving edges longer than 0.9 join the groups
+    X = np.array([[0.0], [0.2], [0.4], [1.0], [1.2]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DisconnectedGraphWarning)
+        est.fit(X, [0, 0, 0, 1, 1])
+    assert est.n_components_ == 1
+
+
+def test_homogeneous_transform_new_points_and_label_inheritance():
+    rng = np.random.default_rng(2)
+    X = rng.random((30, 2))
+    y = (X[:, 1] > 0.5).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DisconnectedGraphWarning)
+        est = HomogeneousGraph(w_min=0.05, w_max=0.3).fit(X, y)
+        G = est.fit_transform(X, y)
+    np.testing.assert_array_equal(_dense(est.transform(X)), _dense(G))
+    # a query equal to a fitted point takes its label; a new point has none
+    Q = np.vstack([X[:3], [[0.5, 0.5]]])
+    T = est.transform(Q)
+    np.testing.assert_array_equal(_dense(T)[:3], _dense(G)[:3])
+    d = cdist(Q[3:], X)[0]
+    expected = ((d >= 0.05) & (d <= 0.3)) | (d > 0.3 ** 2 / 0.05)
+    np.testing.assert_array_equal(~np.isnan(_dense(T)[3]), expected)
+    np.testing.assert_allclose(_dense(T)[3][expected], d[expected] / est.scale_)
+
+
+def test_homogeneous_precomputed_matches_features():
+    rng = np.random.default_rng(3)
+    X = rng.random((25, 2))
+    y = rng.integers(0, 2, 25)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DisconnectedGraphWarning)
+        a = HomogeneousGraph(metric="precomputed").fit_transform(cdist(X, X), y)
+        b = HomogeneousGraph().fit_transform(X, y)
+    np.testing.assert_allclose(_dense(a), _dense(b), equal_nan=True, rtol=1e-12)
+
+
+def test_homogeneous_bad_input():
+    X = np.random.default_rng(4).random((10, 2))
+    X0 = X.copy()
+    with pytest.raises(ValueError, match="w_min must be smaller than w_max"):
+        HomogeneousGraph(w_min=0.3, w_max=0.3).fit(X)
+    with pytest.raises(ValueError, match="w_min must be smaller than w_max"):
+        HomogeneousGraph(w_min=0.5, w_max=0.2).fit(X)
+    for bad in (0.0, -0.1, 1.5):
+        with pytest.raises(ValueError, match="w_min"):
+            HomogeneousGraph(w_min=bad, w_max=1.0).fit(X)
+        with pytest.raises(ValueError, match="w_max"):
+            HomogeneousGraph(w_min=0.05, w_max=bad).fit(X)
+    with pytest.raises(ValueError, match="one label per sample"):
+        HomogeneousGraph().fit(X, [0, 1, 0])
+    with pytest.raises(TypeError, match="sparse"):
+        HomogeneousGraph().fit(sp.csr_array(X))
+    with pytest.raises(ValueError, match="1 sample"):
+        HomogeneousGraph().fit(X[:1])
+    assert X.tobytes() == X0.tobytes()

@@ -1,0 +1,241 @@
+"""One accounting rule in every process and backend.
+
+A private fit either spends on the caller's budget before it releases
+anything, or refuses before it reads anything private: with an explicit
+accountant, with the default one, in threads, in loky, multiprocessing and
+Dask worker processes; and a search or a sweep whose fits were paid for on
+the client (prepay_search, prepay) runs anywhere, once.
+"""
+
+import os
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from joblib import Parallel, delayed, parallel_config
+from sklearn.datasets import make_blobs
+from sklearn.metrics import adjusted_rand_score, pairwise_distances
+from sklearn.model_selection import GridSearchCV, RandomizedSearchCV
+from sklearn.pipeline import make_pipeline
+
+from skdpgraph import BudgetAccountant, EpsilonGraph, PrivateMSTClustering
+from skdpgraph.cluster import private_mst_clustering
+from skdpgraph.exceptions import BudgetError, DetachedAccountantError
+from skdpgraph.privacy import PrepaidBudget, prepay, prepay_search
+
+X, Y = make_blobs(60, centers=3, cluster_std=0.5, random_state=0)
+D = pairwise_distances(X)
+GRID = {"epsilon": [0.5, 1.0, 2.0]}
+PROCESS_BACKENDS = ["loky", "multiprocessing"]
+
+
+def _model(**kw):
+    params = dict(sensitivity=0.5, weight_bounds=(0.0, 20.0), tree_mechanism="laplace",
+                  random_state=0)
+    params.update(kw)
+    return PrivateMSTClustering(**params)
+
+
+def _ari(estimator, X_, y_):
+    return adjusted_rand_score(y_, estimator[-1].labels_ if hasattr(estimator, "steps")
+                               else estimator.labels_)
+
+
+def _search(n_jobs=2, **kw):
+    # Fit and score on all the points (clusterers label what they fit).
+    return GridSearchCV(_model(**kw), GRID, cv=[(np.arange(60), np.arange(60))] * 3,
+                        scoring=_ari, n_jobs=n_jobs, error_score="raise")
+
+
+def _release(epsilon, accountant=None):
+    res = private_mst_clustering(D, epsilon, sensitivity=0.5, weight_bounds=(0.0, 20.0),
+                                 tree_mechanism="laplace", accountant=accountant,
+                                 random_state=0)
+    return res.epsilon_spent, os.getpid()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", PROCESS_BACKENDS)
+def test_default_accountant_refuses_in_worker_processes(backend):
+    # Before: 9 fits in workers spent 10.5 unseen against a budget of 3.
+    with BudgetAccountant(epsilon=3.0) as budget:
+        with parallel_config(backend=backend), pytest.raises(DetachedAccountantError,
+                                                             match="prepay_search"):
+            _search().fit(X, Y)
+        assert budget.total() == (0.0, 0.0)
+        with parallel_config(backend=backend), pytest.raises(DetachedAccountantError):
+            Parallel(n_jobs=2)(delayed(_release)(1.0) for _ in range(2))
+    assert budget.total() == (0.0, 0.0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", PROCESS_BACKENDS)
+def test_unlimited_default_refuses_in_worker_processes_too(backend):
+    # No budget set: the caller's default is unlimited, but a spend in a
+    # worker would still be missing from its ledger.
+    BudgetAccountant.pop_default()
+    with parallel_config(backend=backend), pytest.raises(DetachedAccountantError):
+        Parallel(n_jobs=2)(delayed(_release)(1.0) for _ in range(2))
+    assert BudgetAccountant.load_default().total() == (0.0, 0.0)
+
+
+def _fits_with_own_default(epsilon):
+    with BudgetAccountant(epsilon=1.0) as here:
+        _release(epsilon)
+        return here.total()
+
+
+@pytest.mark.slow
+def test_a_worker_may_set_its_own_default():
+    with parallel_config(backend="loky"):
+        totals = Parallel(n_jobs=2)(delayed(_fits_with_own_default)(0.5) for _ in range(2))
+    assert totals == [(0.5, 0.0)] * 2
+
+
+@pytest.mark.parametrize("backend", ["threading", "sequential"])
+def test_threads_spend_on_the_callers_budget_and_a_limited_one_refuses(backend):
+    with BudgetAccountant(epsilon=100.0) as budget, parallel_config(backend=backend):
+        search = _search().fit(X, Y)
+    assert budget.total()[0] == pytest.approx(3 * 3.5 + search.best_params_["epsilon"])
+    assert len(budget.spent_budget) == 10
+    # A budget of 3 pays for some fits; the others refuse (their scores are
+    # NaN) and so does the refit once nothing is left. Every fit has ended
+    # when fit returns (error_score=nan), so no spend lands elsewhere later.
+    with BudgetAccountant(epsilon=3.0) as budget, parallel_config(backend=backend):
+        search = _search().set_params(error_score=np.nan)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                search.fit(X, Y)
+            except BudgetError:
+                pass  # the refit
+    scores = search.cv_results_["split0_test_score"], search.cv_results_["split1_test_score"]
+    assert budget.total()[0] <= 3.0
+    assert np.isnan(np.r_[scores]).any()
+    paid = np.isfinite(np.r_[[search.cv_results_[f"split{k}_test_score"] for k in range(3)]])
+    fits = sum(budget.spent_budget[i][0] for i in range(len(budget.spent_budget)))
+    assert fits == pytest.approx(budget.total()[0])
+    assert paid.sum() <= len(budget.spent_budget) <= paid.sum() + 1  # + the refit
+
+
+@pytest.mark.parametrize("backend", PROCESS_BACKENDS + ["threading"])
+def test_prepaid_search_runs_in_any_backend_and_charges_on_the_client(backend):
+    budget = BudgetAccountant(epsilon=12.5)
+    search = prepay_search(_search(), X, Y, accountant=budget)
+    # All nine fits and the refit (at the largest epsilon) charged before any runs.
+    assert budget.total() == (12.5, 0.0)
+    assert len(budget.spent_budget) == 10
+    with parallel_config(backend=backend):
+        search.fit(X, Y)
+    assert budget.total() == (12.5, 0.0)  # nothing more, nothing unseen
+    assert np.all(np.isfinite(search.cv_results_["mean_test_score"]))
+    assert search.best_estimator_.epsilon_spent_ == search.best_params_["epsilon"]
+    with parallel_config(backend=backend), pytest.raises(BudgetError, match="runs once"):
+        search.fit(X, Y)
+
+
+def test_prepaid_search_that_does_not_fit_the_budget_spends_nothing():
+    budget = BudgetAccountant(epsilon=12.0)
+    budget.spend(1.0, 0.0)
+    with pytest.raises(BudgetError, match="Nothing was spent"):
+        prepay_search(_search(), X, Y, accountant=budget)
+    assert budget.total() == (1.0, 0.0)
+
+
+def test_prepaid_search_uses_the_default_or_the_estimators_accountant():
+    with BudgetAccountant(epsilon=20.0) as default:
+        prepay_search(_search(), X, Y)
+        assert default.total() == (12.5, 0.0)
+        own = BudgetAccountant(epsilon=20.0)
+        prepay_search(_search(accountant=own), X, Y)
+        assert own.total() == (12.5, 0.0) and default.total() == (12.5, 0.0)
+
+
+def test_prepaid_pipeline_and_randomized_search():
+    budget = BudgetAccountant()
+    pipe = make_pipeline(EpsilonGraph(radius=3.0),
+                         _model(metric="precomputed", weight_bounds=(0.0, 3.0)))
+    search = GridSearchCV(pipe, {"privatemstclustering__epsilon": [1.0, 4.0]},
+                          cv=[(np.arange(60), np.arange(60))] * 2, scoring=_ari,
+                          error_score="raise")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        prepay_search(search, X, Y, accountant=budget).fit(X, Y)
+    assert budget.total() == (2 * 5.0 + 4.0, 0.0)
+    random = RandomizedSearchCV(_model(), {"epsilon": [1.0, 2.0, 3.0]}, n_iter=2,
+                                cv=[(np.arange(60), np.arange(60))], scoring=_ari,
+                                random_state=None)
+    with pytest.raises(ValueError, match="integer random_state"):
+        prepay_search(random, X, Y, accountant=budget)
+    random.set_params(random_state=0)
+    before = budget.total()[0]
+    fitted = prepay_search(random, X, Y, accountant=budget).fit(X, Y)
+    charged = budget.total()[0] - before
+    assert charged == pytest.approx(sum(fitted.cv_results_["param_epsilon"].data)
+                                    + max(fitted.cv_results_["param_epsilon"].data))
+
+
+def test_prepay_search_refuses_what_it_cannot_plan():
+    two_private = make_pipeline(_model(), _model())
+    with pytest.raises(ValueError, match="exactly one private step"):
+        prepay_search(GridSearchCV(two_private, {}), X, Y)
+    with pytest.raises(TypeError, match="GridSearchCV or a RandomizedSearchCV"):
+        prepay_search(_model(), X, Y)
+
+
+def test_tickets_pay_once_and_travel_once():
+    budget = BudgetAccountant(epsilon=3.0)
+    tickets = prepay([(1.0, 0.0), (2.0, 0.0)], accountant=budget)
+    assert budget.total() == (3.0, 0.0)
+    with parallel_config(backend="loky"):
+        spent = Parallel(n_jobs=2)(delayed(_release)(eps, t) for eps, t in zip([1.0, 2.0],
+                                                                                 tickets))
+    assert [s[0] for s in spent] == [1.0, 2.0]
+    assert os.getpid() not in {s[1] for s in spent}
+    ticket = prepay([(1.0, 0.0)], accountant=BudgetAccountant())[0]
+    with pytest.raises(BudgetError, match="exceeds"):
+        _release(2.0, ticket)
+    _release(1.0, ticket)
+    with pytest.raises(BudgetError, match="has been used"):
+        _release(1.0, ticket)
+    with pytest.raises(BudgetError, match="Nothing was spent"):
+        prepay([(2.0, 0.0), (2.0, 0.0)], accountant=BudgetAccountant(epsilon=3.0))
+    root = PrepaidBudget((1.0, 0.0), 1)
+    with pytest.raises(BudgetError, match="spends nothing"):
+        root.spend(1.0, 0.0)
+
+
+def test_reloaded_model_says_how_to_refit():
+    budget = BudgetAccountant(epsilon=5.0)
+    model = pickle.loads(pickle.dumps(_model(epsilon=1.0, accountant=budget).fit(X)))
+    with pytest.raises(DetachedAccountantError, match=r"set_params\(accountant="):
+        model.fit(X)
+    model.set_params(accountant=budget).fit(X)
+    assert budget.total() == (2.0, 0.0)
+
+
+def _dask_client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+    return cluster, distributed.Client(cluster)
+
+
+@pytest.mark.slow
+def test_dask_workers_refuse_the_default_and_run_a_prepaid_search():
+    cluster, client = _dask_client()
+    try:
+        with BudgetAccountant(epsilon=3.0) as budget, parallel_config(backend="dask"):
+            with pytest.raises(DetachedAccountantError):
+                _search(n_jobs=-1).fit(X, Y)
+            assert budget.total() == (0.0, 0.0)
+        budget = BudgetAccountant(epsilon=12.5)
+        search = prepay_search(_search(n_jobs=-1), X, Y, accountant=budget)
+        with parallel_config(backend="dask"):
+            search.fit(X, Y)
+        assert budget.total() == (12.5, 0.0)
+        assert np.all(np.isfinite(search.cv_results_["mean_test_score"]))
+    finally:
+        client.close()
+        cluster.close()

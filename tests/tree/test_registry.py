@@ -1,0 +1,86 @@
+"""Every registered tree mechanism works inside PrivateMSTClustering."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_blobs
+from sklearn.metrics import adjusted_rand_score
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import skdpgraph.tree
+from skdpgraph.cluster import PrivateMSTClustering
+from skdpgraph.exceptions import PrivacyLeakWarning
+from skdpgraph.privacy import BudgetAccountant
+from skdpgraph.tree import TREE_MECHANISMS
+
+NEW = ["exponential", "input_perturbation", "noisy_max_prim"]
+
+
+def test_registry_lists_the_mechanisms():
+    assert set(NEW) | {"pamst", "laplace"} <= set(TREE_MECHANISMS)
+    assert all(not TREE_MECHANISMS[name].releases_weights for name in NEW)
+    assert TREE_MECHANISMS["laplace"].releases_weights
+    # Public functions only.
+    for mech in TREE_MECHANISMS.values():
+        assert getattr(skdpgraph.tree, mech.func.__name__) is mech.func
+
+
+@pytest.mark.parametrize("name", sorted(TREE_MECHANISMS))
+def test_every_mechanism_has_the_one_signature_and_gateway(name):
+    func = TREE_MECHANISMS[name].func
+    D = np.array([[0.0, 1.0, 4.0], [1.0, 0.0, 2.0], [4.0, 2.0, 0.0]])
+    tree = func(D, 1.0, sensitivity=0.1, neighborhood="l1", delta=None, rho=None,
+                random_state=0, check_input=True)
+    assert tree.edges.shape == (2, 2)
+    # The gateway refuses what check_graph refuses, for every mechanism alike.
+    bad = np.array([[0.0, -5.0, 1.0], [2.0, 0.0, 1.0], [1.0, 1.0, 0.0]])
+    with pytest.raises(ValueError, match="[Nn]egative|symmetric"):
+        func(bad, 1.0, sensitivity=0.1, neighborhood="l1", random_state=0)
+
+
+@pytest.mark.parametrize("mechanism", NEW)
+@pytest.mark.parametrize("accounting", ["pure", "zcdp"])
+def test_fit_spends_exactly_the_budget(mechanism, accounting):
+    X, y = make_blobs(60, centers=[[0, 0], [10, 0], [0, 10]], cluster_std=0.5, random_state=0)
+    acc = BudgetAccountant(epsilon=3.0, delta=1e-3)
+    delta = 1e-6 if accounting == "zcdp" else None
+    model = PrivateMSTClustering(epsilon=2.0, sensitivity=1e-3, weight_bounds=(0.0, 25.0),
+                                 tree_mechanism=mechanism, accounting=accounting, delta=delta,
+                                 accountant=acc, random_state=0).fit(X)
+    assert model.epsilon_spent_ <= 2.0 + 1e-9
+    assert acc.total() == pytest.approx((model.epsilon_spent_, model.delta_spent_))
+    assert model.tree_.nnz == 2 * 59 and model.labels_.shape == (60,)
+    # with a tiny sensitivity the released tree carries the signal
+    assert adjusted_rand_score(y, model.labels_) > 0.4
+
+
+CHECKED = [
+    PrivateMSTClustering(tree_mechanism=mechanism, sensitivity=1e-3,
+                         weight_bounds=(0.0, 10.0), random_state=0, **extra)
+    for mechanism in NEW
+    for extra in ({}, {"accounting": "zcdp", "delta": 1e-6, "neighborhood": "linf"})
+]
+
+
+@parametrize_with_checks(CHECKED)
+def test_sklearn_compatible(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PrivacyLeakWarning)
+        check(estimator)
+
+
+@pytest.mark.parametrize("mechanism", NEW)
+@pytest.mark.parametrize("accounting", ["pure", "zcdp"])
+def test_estimator_end_to_end(mechanism, accounting):
+    X, y = make_blobs(n_samples=90, centers=[[0, 0], [10, 0], [0, 10]], cluster_std=0.5,
+                      random_state=0)
+    delta = 1e-6 if accounting == "zcdp" else None
+    model = PrivateMSTClustering(epsilon=50.0, sensitivity=1e-3, weight_bounds=(0.0, 20.0),
+                                 accounting=accounting, delta=delta,
+                                 tree_mechanism=mechanism, random_state=0)
+    labels = model.fit_predict(X)
+    assert adjusted_rand_score(y, labels) > 0.9
+    assert model.tree_edges_.shape == (89, 2)
+    assert model.epsilon_spent_ <= 50.0 + 1e-9
+    assert model.delta_spent_ == (1e-6 if accounting == "zcdp" else 0.0)

@@ -1,0 +1,239 @@
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from skdpgraph import check_graph, from_networkx, to_networkx
+from skdpgraph.tree import minimum_spanning_tree, tree_from_graph
+from skdpgraph.utils import graph_edges
+
+
+def _sym(rng, n, density=0.5):
+    A = rng.random((n, n)) * (rng.random((n, n)) < density)
+    A = np.triu(A, 1)
+    return A + A.T
+
+
+def test_dense_precomputed_is_complete_graph():
+    D = np.array([[9.0, 1.0, 2.0], [1.0, 9.0, 0.0], [2.0, 0.0, 9.0]])
+    G = check_graph(D)
+    assert isinstance(G, np.ndarray)
+    assert np.all(np.diag(G) == 0)
+    u, v, w = graph_edges(G)
+    assert list(zip(u, v, w)) == [(0, 1, 1.0), (0, 2, 2.0), (1, 2, 0.0)]
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "lil", "dok", "bsr"])
+@pytest.mark.parametrize("kind", ["matrix", "array"])
+def test_sparse_any_format_explicit_zero_is_edge(fmt, kind):
+    row = np.array([0, 1, 1, 2])
+    col = np.array([1, 0, 2, 1])
+    data = np.array([0.0, 0.0, 3.0, 3.0])
+    ctor = sp.coo_matrix if kind == "matrix" else sp.coo_array
+    A = ctor((data, (row, col)), shape=(3, 3)).asformat(fmt)
+    G = check_graph(A)
+    assert sp.issparse(G) and G.format == "csr"
+    u, v, w = graph_edges(G)
+    expected = [(0, 1, 0.0), (1, 2, 3.0)]
+    if A.nnz < 4:  # lil/dok drop stored zeros on conversion: only the real edge remains
+        expected = expected[1:]
+    assert list(zip(u.tolist(), v.tolist(), w.tolist())) == expected
+
+
+def test_sparse_duplicates_summed_and_self_loops_dropped():
+    A = sp.coo_array((np.array([1.0, 1.0, 2.0, 5.0]), (np.array([0, 0, 1, 2]), np.array([1, 1, 0, 2]))),
+                     shape=(3, 3))
+    G = check_graph(A)
+    assert G.nnz == 2 and G[0, 1] == 2.0 and G[2, 2] == 0
+
+
+def test_features_give_pairwise_distances():
+    X = np.array([[0.0, 0.0], [3.0, 4.0], [0.0, 1.0]])
+    G = check_graph(X, metric="euclidean")
+    assert G[0, 1] == pytest.approx(5.0) and G[0, 2] == pytest.approx(1.0)
+    G1 = check_graph(X, metric="manhattan")
+    assert G1[0, 1] == pytest.approx(7.0)
+
+
+def test_networkx_round_trip():
+    rng = np.random.default_rng(0)
+    A = _sym(rng, 8)
+    A[0, 1] = A[1, 0] = 0.0
+    r, c = np.nonzero(A)
+    r, c = np.concatenate([r, [0, 1]]), np.concatenate([c, [1, 0]])
+    S = sp.coo_array((np.concatenate([A[A != 0], [0.0, 0.0]]), (r, c)), shape=(8, 8))  # explicit zero edge 0-1
+    G = check_graph(S)
+    H = to_networkx(G, labels=np.arange(8))
+    assert H.has_edge(0, 1) and H[0][1]["weight"] == 0.0
+    assert H.nodes[3]["label"] == 3
+    back = from_networkx(H)
+    assert (back != G).nnz == 0 and back.nnz == G.nnz
+    assert sp.issparse(check_graph(H))
+
+
+@pytest.mark.parametrize(
+    "X, metric, exc, match",
+    [
+        (np.zeros((3, 4)), "precomputed", ValueError, "square"),
+        (np.array([[0, 1.0], [2.0, 0]]), "precomputed", ValueError, "not symmetric.*1"),
+        (np.array([[0, -1.0], [-1.0, 0]]), "precomputed", ValueError, "negative"),
+        (np.array([[0, np.nan], [np.nan, 0]]), "precomputed", ValueError, "NaN or infinite"),
+        (np.array([[0, np.inf], [np.inf, 0]]), "precomputed", ValueError, "NaN or infinite"),
+        (np.zeros((1, 1)), "precomputed", ValueError, "at least 2 nodes"),
+        (np.zeros(5), "precomputed", ValueError, "2-D"),
+        (np.zeros(5), "euclidean", ValueError, "2-D"),
+        (np.array([["a", "b"], ["b", "a"]]), "precomputed", TypeError, "non-numeric"),
+        (np.array([[0, 1], [1, 0]], dtype="datetime64[s]"), "precomputed", TypeError, "dtype"),
+        (np.array([["a", "b"], ["c", "d"]], dtype=object), "euclidean", TypeError, "non-numeric"),
+        (np.zeros((2, 2), dtype=complex), "precomputed", ValueError, "Complex data"),
+        (np.zeros((1, 3)), "euclidean", ValueError, "1 sample"),
+        (np.array([[0.0, np.nan]]).repeat(3, 0), "euclidean", ValueError, "NaN"),
+    ],
+)
+def test_bad_input_errors(X, metric, exc, match):
+    with pytest.raises(exc, match=match):
+        check_graph(X, metric=metric)
+
+
+def test_sparse_bad_input_errors():
+    with pytest.raises(ValueError, match="no mirror entry"):
+        check_graph(sp.csr_array(np.triu(np.ones((3, 3)), 1)))
+    with pytest.raises(ValueError, match="square"):
+        check_graph(sp.csr_array(np.ones((2, 3))))
+    with pytest.raises(ValueError, match="negative"):
+        check_graph(sp.csr_array(-np.ones((2, 2))))
+    A = sp.csr_array(np.array([[0, 1.0], [1.5, 0]]))
+    with pytest.raises(ValueError, match=r"0\.5"):
+        check_graph(A)
+    with pytest.raises(ValueError, match="directed"):
+        check_graph(nx.DiGraph([(0, 1)]))
+
+
+def test_caller_data_untouched():
+    rng = np.random.default_rng(1)
+    A = _sym(rng, 10)
+    A[np.diag_indices(10)] = 3.0
+    S = sp.coo_matrix(A)
+    before_dense, before_sparse = A.copy(), S.copy()
+    check_graph(A)
+    check_graph(S)
+    assert np.array_equal(A, before_dense)
+    assert np.array_equal(S.data, before_sparse.data) and np.array_equal(S.row, before_sparse.row)
+
+
+def test_mst_matches_networkx_and_handles_zero_weights():
+    rng = np.random.default_rng(2)
+    for trial in range(20):
+        n = int(rng.integers(2, 30))
+        A = np.round(_sym(rng, n, density=0.4) * 4) / 4  # ties and zeros
+        mask = (np.triu(rng.random((n, n)) < 0.4, 1))
+        mask = mask | mask.T
+        S = sp.csr_array(np.where(mask, A, 0.0))
+        # keep zero-weight edges as explicit entries
+        r, c = np.nonzero(mask)
+        S = sp.csr_array((A[r, c], (r, c)), shape=(n, n))
+        G = check_graph(S)
+        T = minimum_spanning_tree(G)
+        H = nx.Graph()
+        H.add_nodes_from(range(n))
+        H.add_weighted_edges_from((int(a), int(b), float(A[a, b])) for a, b in zip(r, c) if a < b)
+        ref = sum(d["weight"] for _, _, d in nx.minimum_spanning_edges(H, data=True))
+        n_comp = nx.number_connected_components(H)
+        assert T.edges.shape == (n - n_comp, 2)
+        assert T.weights.sum() == pytest.approx(ref)
+
+
+def test_dense_prim_equals_sparse_mst_on_complete_graphs():
+    rng = np.random.default_rng(3)
+    for _ in range(10):
+        n = int(rng.integers(2, 40))
+        A = np.round(_sym(rng, n, density=1.1) * 8) / 8
+        D = check_graph(A)
+        u, v = np.triu_indices(n, 1)
+        S = sp.csr_array((np.concatenate([A[u, v], A[u, v]]), (np.concatenate([u, v]), np.concatenate([v, u]))),
+                         shape=(n, n))
+        assert minimum_spanning_tree(D).weights.sum() == pytest.approx(minimum_spanning_tree(check_graph(S)).weights.sum())
+        assert minimum_spanning_tree(D).edges.shape == (n - 1, 2)
+
+
+def test_tree_input_used_as_is():
+    T = nx.random_labeled_tree(15, seed=4)
+    for a, b in T.edges:
+        T[a][b]["weight"] = float(a + b)
+    G = from_networkx(T)
+    out = tree_from_graph(G)
+    assert out.tree is G
+
+
+
+def test_mst_of_noisy_graphs_with_zero_and_negative_weights():
+    from skdpgraph.utils import edges_to_csr
+
+    rng = np.random.default_rng(1)
+    for t in range(30):
+        H = nx.gnp_random_graph(25, 0.3, seed=t)
+        E = np.array(H.edges())
+        w = np.round(rng.normal(size=len(E)), 1)  # ties, zeros and negatives
+        # A noisy graph is canonical but not a graph of distances: no check.
+        T = minimum_spanning_tree(edges_to_csr(E[:, 0], E[:, 1], w, 25), check_input=False)
+        for (a, b), x in zip(E.tolist(), w.tolist()):
+            H[a][b]["weight"] = x
+        ref = sum(d["weight"] for *_, d in nx.minimum_spanning_edges(H, data=True))
+        assert T.weights.sum() == pytest.approx(ref)
+        assert T.edges.shape[0] == 25 - nx.number_connected_components(H)
+
+
+def test_dense_feature_paths_refuse_past_the_memory_limit():
+    # DBMSTClu / PrivateMSTClustering on features and HomogeneousGraph form
+    # dense (n, n) arrays: past max_dense_memory they refuse before
+    # allocating, with the estimate and how to raise the limit.
+    from skdpgraph.cluster import DBMSTClu, PrivateMSTClustering
+    from skdpgraph.graphs import HomogeneousGraph
+    from skdpgraph.exceptions import DenseMemoryError
+    from skdpgraph.utils import config_context, get_config
+
+    X = np.random.default_rng(0).normal(size=(60, 2))
+    before = X.copy()
+    fits = [lambda: DBMSTClu().fit(X),
+            lambda: PrivateMSTClustering(epsilon=1.0, weight_bounds=(0.0, 10.0),
+                                         random_state=0).fit(X),
+            lambda: HomogeneousGraph().fit_transform(X)]
+    with config_context(max_dense_memory=8.0 * 60 * 60):
+        assert get_config()["max_dense_memory"] == 8.0 * 60 * 60
+        for fit in fits:
+            with pytest.raises(DenseMemoryError, match=r"needs about \d.* MiB .*above the limit "
+                               r"of .*set_config\(max_dense_memory") as err:
+                fit()
+            # Both a MemoryError and a ValueError.
+            assert isinstance(err.value, MemoryError) and isinstance(err.value, ValueError)
+    np.testing.assert_array_equal(X, before)
+    for fit in fits:
+        fit()
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_compressed_input_with_duplicates_unsorted_indices_and_loops(fmt):
+    # The compressed path (no COO round trip) gives what the COO path gives:
+    # duplicates summed, self-loops dropped, explicit zeros kept; the
+    # caller's matrix is unchanged.
+    row = np.array([0, 0, 1, 1, 2, 2, 0, 2, 1, 3])
+    col = np.array([2, 1, 0, 2, 0, 1, 2, 2, 3, 1])
+    val = np.array([1.0, 0.0, 0.0, 4.0, 1.5, 4.0, 0.5, 9.0, 2.0, 2.0])
+    coo = sp.coo_array((val, (row, col)), shape=(4, 4))
+    X = coo.asformat(fmt)
+    X.has_canonical_format = False
+    if fmt == "csr":  # unsorted indices and duplicates kept as stored
+        order = np.lexsort((-col, row))
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(row, minlength=4))])
+        X = sp.csr_array((val[order], col[order], indptr), shape=(4, 4))
+    before = (X.data.copy(), X.indices.copy(), X.indptr.copy())
+    got = check_graph(X)
+    want = check_graph(coo)
+    assert (got != want).nnz == 0 and got.nnz == want.nnz == 8
+    np.testing.assert_array_equal(got.indptr, want.indptr)
+    np.testing.assert_array_equal(got.indices, want.indices)
+    assert got[0, 1] == 0.0 and got[0, 2] == 1.5 and got.diagonal().sum() == 0
+    assert not np.any(np.repeat(np.arange(4), np.diff(got.indptr)) == got.indices)
+    np.testing.assert_array_equal(X.data, before[0])
+    np.testing.assert_array_equal(X.indices, before[1])
+    np.testing.assert_array_equal(X.indptr, before[2])
