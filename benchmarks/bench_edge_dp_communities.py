@@ -81,7 +81,12 @@ from skdpgraph.cluster import (
     RandomizedResponseSpectralClustering,
 )
 from skdpgraph.datasets import make_lfr_graph
-from skdpgraph.edge_dp import expected_added_edges, pig_s_from_epsilon
+from skdpgraph.edge_dp import (
+    belief_propagation_communities,
+    expected_added_edges,
+    flip_edges,
+    pig_s_from_epsilon,
+)
 from skdpgraph.privacy import randomized_response_probability
 from skdpgraph.utils import check_adjacency, edges_to_csr
 
@@ -269,18 +274,24 @@ GOALS = [
 ]
 
 
-def goals(n_graphs=3, n_releases=3, max_added=2e7):
+def goals(n_graphs=3, n_releases=3, max_added=2e7, only=None, epsilons_of=None,
+          routes=("rr", "lp")):
     """Median ARI over graphs x releases on the target graphs (graph seeds 1000+).
 
     Randomized-response releases above ``max_added`` expected added edges
-    (the library's default limit) are not run.
+    (the library's default limit) are not run. ``only``: run the graphs whose
+    name contains this string; ``epsilons_of``: epsilons in place of each
+    graph's own.
     """
     for name, make, epsilons in GOALS:
+        if only is not None and only not in name:
+            continue
+        epsilons = epsilons_of or epsilons
         cells = {}
         for g in range(n_graphs):
             A, y = make(1000 + g)
             for eps in epsilons:
-                for route in ("rr", "lp"):
+                for route in routes:
                     for r in range(n_releases):
                         res, why = _goal_cell(route, A, y, eps, 100 * g + r, max_added)
                         cells.setdefault((route, eps), []).append(res if why is None else why)
@@ -291,7 +302,7 @@ def goals(n_graphs=3, n_releases=3, max_added=2e7):
               f"ARI over {n_graphs} graph(s) x {n_releases} releases (median seconds)")
         print("| route | " + " | ".join(f"eps={e:g}" for e in epsilons) + " |")
         print("|---|" + "---|" * len(epsilons))
-        for route in ("rr", "lp"):
+        for route in routes:
             row = []
             for e in epsilons:
                 v = cells[(route, e)]
@@ -301,6 +312,25 @@ def goals(n_graphs=3, n_releases=3, max_added=2e7):
                     a = [x[0] for x in v]
                     row.append(f"{np.median(a):.2f} ({np.median([x[1] for x in v]):.1f}s)")
             print(f"| {route} | " + " | ".join(row) + " |", flush=True)
+
+
+def oracle(n_graphs=1, n_releases=2):
+    """The local route's ceiling: belief propagation on the randomized-response
+    release started from the planted communities (LFR 3,000 nodes, mixing 0.1)."""
+    for eps in (3, 4):
+        aris = []
+        for g in range(n_graphs):
+            A, y = lfr(3000, 0.1, 1000 + g)
+            p = randomized_response_probability(eps)
+            for r in range(n_releases):
+                released = flip_edges(A, 2 * p, random_state=100 * g + r)
+                lab = _quiet_fit(lambda: belief_propagation_communities(
+                    released, y, flip_probability=p))
+                aris.append(adjusted_rand_score(y, lab))
+                print(f"  graph {g}, release {r}: ARI {aris[-1]:.3f}", flush=True)
+        print(f"LFR 3,000, eps={eps}: belief propagation from the planted communities, "
+              f"median ARI {np.median(aris):.2f} (range {min(aris):.2f}-{max(aris):.2f}, "
+              f"{len(aris)} releases)", flush=True)
 
 
 def ks_epsilon(n, k, d_in, d_out):
@@ -332,26 +362,40 @@ FRONTIER_SIZES = [1_000, 10_000, 100_000, 1_000_000]
 FRONTIER_EPS = [1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 10, 12]
 
 
-def frontier(n_graphs=2, max_added=2e7, target=0.9):
+FRONTIER_ROUTES = ("rr", "lp", "noisy-power")
+
+
+def frontier(n_graphs=2, max_added=2e7, target=0.9, sizes=None, routes=FRONTIER_ROUTES):
     """Smallest epsilon of the grid at which each route's median ARI reaches ``target``.
 
-    Each route's threshold does not fall as the graph grows (more fake
-    edges for randomized response, more amplification for the central
-    routes), so the scan at the next size starts from the previous size's
-    threshold. Randomized-response releases above ``max_added`` expected
-    added edges (the library's default limit) are not run.
+    The randomized-response threshold does not fall as the graph grows (more
+    fake edges per node), so its scan at the next size starts from the
+    previous size's threshold; the central routes' scans start at the bottom
+    of the grid at every size. Randomized-response releases above
+    ``max_added`` expected added edges (the library's default limit) are not
+    run. Results are saved per (family, size, route): a run of some sizes or
+    routes keeps what earlier runs measured for the others.
     """
-    results = []
+    saved = OUTPUT / "edge_dp_frontier.json"
+    sizes = sizes or FRONTIER_SIZES
+    results = json.loads(saved.read_text()) if saved.exists() else []
     for family, k, degree in FRONTIER_FAMILIES:
-        start = {"rr": 0, "lp": 0, "noisy-power": 0}
-        for n in FRONTIER_SIZES:
+        start = 0
+        for r in sorted((r for r in results if r["family"] == family and r["n"] < min(sizes)),
+                        key=lambda r: r["n"]):
+            if r.get("rr") is not None:
+                start = FRONTIER_EPS.index(r["rr"])
+        for n in sizes:
             graphs = [planted_partition(k, n // k, degree, 0.1, 2000 + g) for g in range(n_graphs)]
             d_in, d_out = degree * 0.9, degree * 0.1
-            row = {"family": family, "n": n, "k": k, "degree": degree,
-                   "ks_rr": ks_epsilon(n, k, d_in, d_out)}
-            for route in ("rr", "lp", "noisy-power"):
+            row = next((r for r in results if r["family"] == family and r["n"] == n), None)
+            if row is None:
+                row = {"family": family, "n": n, "k": k, "degree": degree}
+                results.append(row)
+            row["ks_rr"] = ks_epsilon(n, k, d_in, d_out)
+            for route in routes:
                 found, path = None, []
-                for i in range(start[route], len(FRONTIER_EPS)):
+                for i in range(start if route == "rr" else 0, len(FRONTIER_EPS)):
                     eps = FRONTIER_EPS[i]
                     if route == "rr" and expected_added_edges(n, pig_s_from_epsilon(eps)) > max_added:
                         path.append((eps, None, None))
@@ -370,18 +414,21 @@ def frontier(n_graphs=2, max_added=2e7, target=0.9):
                     path.append((eps, float(np.median(aris)), float(np.median(times))))
                     if np.median(aris) >= target:
                         found = eps
-                        start[route] = i
+                        if route == "rr":
+                            start = i
                         break
                 else:
-                    start[route] = len(FRONTIER_EPS)
+                    if route == "rr":
+                        start = len(FRONTIER_EPS)
                 row[route] = found
                 row[route + "_path"] = path
                 print(f"{family}, n={n}: {route} reaches {target} at eps={found} "
                       f"(path {[(e, None if a is None else round(a, 2)) for e, a, _ in path]}); "
                       f"RR release at the KS line from eps={row['ks_rr']:.2f}", flush=True)
-            results.append(row)
-            OUTPUT.mkdir(exist_ok=True)
-            (OUTPUT / "edge_dp_frontier.json").write_text(json.dumps(results, indent=1))
+                OUTPUT.mkdir(exist_ok=True)
+                saved.write_text(json.dumps(results, indent=1))
+            del graphs
+    results.sort(key=lambda r: (r["family"], r["n"]))
     print_frontier(results)
     return results
 
@@ -390,13 +437,19 @@ def print_frontier(results):
     print("\n| graph | n | randomized response | label propagation | noisy power | "
           "RR release at the KS line |")
     print("|---|---|---|---|---|---|")
-    for r in results:
-        cell = lambda e: "> 12" if e is None else f"{e:g}"  # noqa: E731
-        rr = cell(r["rr"])
-        if r["rr"] is None and all(a is None for _, a, _ in r["rr_path"]):
-            rr = "not run (release above 2e7 edges)"
-        print(f"| {r['family']} | {r['n']:,} | {rr} | {cell(r['lp'])} | "
-              f"{cell(r['noisy-power'])} | {r['ks_rr']:.1f} |")
+
+    def cell(r, route):
+        if route + "_path" not in r:
+            return "not measured"
+        if r[route] is not None:
+            return f"{r[route]:g}"
+        if r[route + "_path"] and all(a is None for _, a, _ in r[route + "_path"]):
+            return "not run (release above 2e7 edges)"
+        return "> 12"
+
+    for r in sorted(results, key=lambda r: (r["family"], r["n"])):
+        print(f"| {r['family']} | {r['n']:,} | {cell(r, 'rr')} | {cell(r, 'lp')} | "
+              f"{cell(r, 'noisy-power')} | {r['ks_rr']:.1f} |")
 
 
 def figure():
@@ -404,15 +457,16 @@ def figure():
     import matplotlib.pyplot as plt
 
     results = json.loads((OUTPUT / "edge_dp_frontier.json").read_text())
+    print_frontier(results)
     fig, axes = plt.subplots(1, len(FRONTIER_FAMILIES), figsize=(11, 4), sharey=True)
     for ax, (family, k, degree) in zip(np.atleast_1d(axes), FRONTIER_FAMILIES):
-        rows = [r for r in results if r["family"] == family]
+        rows = sorted((r for r in results if r["family"] == family), key=lambda r: r["n"])
         ns = np.array([r["n"] for r in rows])
         grid = np.logspace(3, 6, 60)
         ax.plot(grid, [ks_epsilon(n, k, 0.9 * degree, 0.1 * degree) for n in grid], "k--",
                 label="RR release at the Kesten-Stigum threshold")
         for route, style in (("rr", "o-"), ("lp", "s-"), ("noisy-power", "^:")):
-            eps = np.array([np.nan if r[route] is None else r[route] for r in rows], float)
+            eps = np.array([np.nan if r.get(route) is None else r[route] for r in rows], float)
             ax.plot(ns, eps, style, label={"rr": "randomized response (measured)",
                                            "lp": "label propagation (measured)",
                                            "noisy-power": "noisy power (measured)"}[route])
@@ -452,17 +506,41 @@ def main():
     ap.add_argument("--small-only", action="store_true",
                     help="only the 1,000-node graphs (LFR mixing 0.1-0.4 and the small SBM)")
     ap.add_argument("--goals", action="store_true", help="the graphs of issue 28")
+    ap.add_argument("--only", default=None, help="--goals: graphs whose name contains this")
+    ap.add_argument("--eps", type=float, nargs="+", default=None,
+                    help="--goals: these epsilons for every graph")
+    ap.add_argument("--graphs", type=int, default=3, help="--goals: graphs per cell")
+    ap.add_argument("--releases", type=int, default=3, help="--goals: releases per graph")
+    ap.add_argument("--routes", nargs="+", default=["rr", "lp"], choices=["rr", "lp"],
+                    help="--goals: routes")
     ap.add_argument("--frontier", action="store_true",
                     help="smallest epsilon reaching ARI 0.9, 10^3 to 10^6 nodes")
+    ap.add_argument("--sizes", type=int, nargs="+", default=None,
+                    help="--frontier: these graph sizes (default 10^3 to 10^6)")
+    ap.add_argument("--frontier-routes", nargs="+", default=list(FRONTIER_ROUTES),
+                    choices=list(FRONTIER_ROUTES), help="--frontier: these routes")
+    ap.add_argument("--frontier-graphs", type=int, default=2,
+                    help="--frontier: graphs per cell")
     ap.add_argument("--figure", action="store_true", help="draw the saved frontier")
+    ap.add_argument("--oracle", action="store_true", help="belief propagation on the "
+                    "randomized-response release from the planted communities")
     ap.add_argument("--scale-central", action="store_true",
                     help="label propagation on 10^6 nodes, 10^7 edges")
+    ap.add_argument("--table-routes", nargs="+", default=None, choices=ROUTES,
+                    help="the tables: these routes only")
+    ap.add_argument("--mixings", type=float, nargs="+", default=[0.1, 0.2, 0.3, 0.4],
+                    help="the tables: LFR graphs of these mixings")
+    ap.add_argument("--no-sbm", action="store_true", help="the tables: no SBM 4 x 250")
     args = ap.parse_args()
     if args.goals:
-        goals()
+        goals(args.graphs, args.releases, only=args.only, epsilons_of=args.eps,
+              routes=tuple(args.routes))
         return
     if args.frontier:
-        frontier()
+        frontier(args.frontier_graphs, sizes=args.sizes, routes=tuple(args.frontier_routes))
+        return
+    if args.oracle:
+        oracle()
         return
     if args.figure:
         figure()
@@ -473,7 +551,7 @@ def main():
     if args.large_only:
         large_only()
         return
-    all_routes = set(ROUTES)
+    all_routes = set(args.table_routes or ROUTES)
     if args.quick:
         seeds = list(range(args.seeds or 2))
         eps = [2, 3, 4, 6, 8]
@@ -482,9 +560,10 @@ def main():
         return
     seeds = list(range(args.seeds or 3))
     eps = [1, 2, 3, 4, 5, 6, 7, 8]
-    for mu in (0.1, 0.2, 0.3, 0.4):
-        table(f"LFR mixing {mu}", lambda s, mu=mu: lfr(1000, mu, s), eps, seeds, all_routes)
-    table("SBM 4 x 250", lambda s: sbm([250] * 4, 0.1, 0.01, s), eps, seeds, all_routes)
+    for mu in args.mixings:
+        table(f"LFR mixing {mu:g}", lambda s, mu=mu: lfr(1000, mu, s), eps, seeds, all_routes)
+    if not args.no_sbm:
+        table("SBM 4 x 250", lambda s: sbm([250] * 4, 0.1, 0.01, s), eps, seeds, all_routes)
     if args.small_only:
         return
     # On the 10,000-node releases below the default refinement is the
