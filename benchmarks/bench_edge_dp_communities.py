@@ -54,8 +54,13 @@ release crosses the Kesten-Stigum threshold; ``--figure`` draws it from
 the saved results. ``--scale-central``: the label propagation on a
 1,000,000-node graph with 10,000,000 edges (time and peak memory).
 
+``--oracle``: belief propagation on the randomized-response release of the
+3,000-node LFR graph started from the planted communities (the local
+route's ceiling).
+
 Run: ``python benchmarks/bench_edge_dp_communities.py [--quick | --small-only | --large-only |
---goals | --frontier | --figure | --scale-central] [--seeds N]``
+--goals | --frontier | --figure | --scale-central | --oracle] [--seeds N]``; ``--help``
+lists the options that select graphs, epsilons, sizes and routes.
 """
 
 import argparse
@@ -365,7 +370,8 @@ FRONTIER_EPS = [1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 10, 12]
 FRONTIER_ROUTES = ("rr", "lp", "noisy-power")
 
 
-def frontier(n_graphs=2, max_added=2e7, target=0.9, sizes=None, routes=FRONTIER_ROUTES):
+def frontier(n_graphs=2, max_added=2e7, target=0.9, sizes=None, routes=FRONTIER_ROUTES,
+             degrees=None):
     """Smallest epsilon of the grid at which each route's median ARI reaches ``target``.
 
     The randomized-response threshold does not fall as the graph grows (more
@@ -380,6 +386,8 @@ def frontier(n_graphs=2, max_added=2e7, target=0.9, sizes=None, routes=FRONTIER_
     sizes = sizes or FRONTIER_SIZES
     results = json.loads(saved.read_text()) if saved.exists() else []
     for family, k, degree in FRONTIER_FAMILIES:
+        if degrees is not None and degree not in degrees:
+            continue
         start = 0
         for r in sorted((r for r in results if r["family"] == family and r["n"] < min(sizes)),
                         key=lambda r: r["n"]):
@@ -442,7 +450,9 @@ def print_frontier(results):
         if route + "_path" not in r:
             return "not measured"
         if r[route] is not None:
-            return f"{r[route]:g}"
+            skipped = [e for e, a, _ in r[route + "_path"] if a is None]
+            return f"{r[route]:g}" + (f" (eps <= {max(skipped):g} not run: release above "
+                                      "2e7 edges)" if skipped else "")
         if r[route + "_path"] and all(a is None for _, a, _ in r[route + "_path"]):
             return "not run (release above 2e7 edges)"
         return "> 12"
@@ -519,6 +529,8 @@ def main():
                     help="--frontier: these graph sizes (default 10^3 to 10^6)")
     ap.add_argument("--frontier-routes", nargs="+", default=list(FRONTIER_ROUTES),
                     choices=list(FRONTIER_ROUTES), help="--frontier: these routes")
+    ap.add_argument("--degrees", type=int, nargs="+", default=None,
+                    help="--frontier: the families of these degrees only")
     ap.add_argument("--frontier-graphs", type=int, default=2,
                     help="--frontier: graphs per cell")
     ap.add_argument("--figure", action="store_true", help="draw the saved frontier")
@@ -537,7 +549,8 @@ def main():
               routes=tuple(args.routes))
         return
     if args.frontier:
-        frontier(args.frontier_graphs, sizes=args.sizes, routes=tuple(args.frontier_routes))
+        frontier(args.frontier_graphs, sizes=args.sizes, routes=tuple(args.frontier_routes),
+                 degrees=args.degrees)
         return
     if args.oracle:
         oracle()
