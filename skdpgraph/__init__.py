@@ -27,6 +27,7 @@ from .cluster import (
                       GraphKMedoids,
                       NoisyPowerClustering,
                       PrivateGraphClustering,
+                      PrivateLabelPropagation,
                       PrivateMSTClustering,
                       RandomizedResponseSpectralClustering,
                       dbmstclu,
@@ -38,6 +39,7 @@ from .exceptions import (
                       ConstantWeightsWarning,
                       DataDependentWarning,
                       DisconnectedGraphWarning,
+                      FewerClustersWarning,
                       NoiseDominatesWarning,
                       PrivacyLeakWarning,
                       WeightMeaningWarning,
@@ -99,6 +101,7 @@ __all__ = [
     "DebiasedSpectralClustering",
     "RandomizedResponseSpectralClustering",
     "NoisyPowerClustering",
+    "PrivateLabelPropagation",
     # graph builders and weight transformers
     "EpsilonGraph",
     "HomogeneousGraph",
@@ -112,5 +115,6 @@ __all__ = [
     "ConstantWeightsWarning",
     "DisconnectedGraphWarning",
     "NoiseDominatesWarning",
+    "FewerClustersWarning",
     "BudgetError",
 ]

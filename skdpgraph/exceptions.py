@@ -3,7 +3,8 @@
 The warnings fall into two kinds, by what decides whether they fire:
 
 * **computed from public parameters** (and from what a release has already
-  made public): :class:`NoiseDominatesWarning`, and the
+  made public): :class:`NoiseDominatesWarning`,
+  :class:`FewerClustersWarning`, and the
   :class:`PrivacyLeakWarning` that says a release uses bounds computed from
   the data. Whether they fire reveals nothing private;
 * **computed from the private data** (:class:`DataDependentWarning` and its
@@ -24,6 +25,7 @@ __all__ = [
     "ConstantWeightsWarning",
     "DisconnectedGraphWarning",
     "NoiseDominatesWarning",
+    "FewerClustersWarning",
     "BudgetError",
     "DetachedAccountantError",
     "DenseMemoryError",
@@ -91,6 +93,19 @@ class NoiseDominatesWarning(UserWarning):
     bounds and the size of the graph; see
     :func:`skdpgraph.privacy.signal_epsilon`); the message gives the
     ``epsilon`` from which the mechanism carries signal.
+    """
+
+
+class FewerClustersWarning(UserWarning):
+    """A clusterer given ``n_clusters`` returned fewer clusters.
+
+    Emitted by the edge-DP community detectors of :mod:`skdpgraph.cluster`
+    when the labels they return hold fewer than the ``n_clusters`` asked
+    for: refinement can empty a community (every node leaves it), and a
+    release near the detection limit carries too little signal to keep the
+    communities apart. The count is read from the released labels only, so
+    the warning is computed from public values: whether it fires adds
+    nothing to what the labels show.
     """
 
 

@@ -9,14 +9,19 @@
   (edge flipping, then any of them).
 * :class:`DebiasedSpectralClustering` (a clusterer of a released graph that
   uses the public flip probability), :class:`RandomizedResponseSpectralClustering`
-  (local edge-DP) and :class:`NoisyPowerClustering` (central edge-DP): the
-  community-detection routes of :mod:`skdpgraph.edge_dp`.
+  (local edge-DP), :class:`PrivateLabelPropagation` and
+  :class:`NoisyPowerClustering` (central edge-DP): the community-detection
+  routes of :mod:`skdpgraph.edge_dp`.
 """
 
+# FewerClustersWarning is importable from here, where it is emitted; its
+# home (``__all__``) is skdpgraph.exceptions.
+from ..exceptions import FewerClustersWarning  # noqa: F401
 from ._dbmstclu import DBMSTClu, DBMSTCluResult, dbmstclu
 from ._edge_communities import (
     DebiasedSpectralClustering,
     NoisyPowerClustering,
+    PrivateLabelPropagation,
     RandomizedResponseSpectralClustering,
 )
 from ._kmedoids import GraphKMedoids, graph_distances
@@ -41,4 +46,5 @@ __all__ = [
     "DebiasedSpectralClustering",
     "RandomizedResponseSpectralClustering",
     "NoisyPowerClustering",
+    "PrivateLabelPropagation",
 ]

@@ -6,11 +6,12 @@ import scipy.sparse as sp
 from sklearn.utils.validation import validate_data
 
 from ..distributed import as_edge_table, is_edge_table
-from ..exceptions import ConstantWeightsWarning
+from ..exceptions import ConstantWeightsWarning, FewerClustersWarning
 from ..utils import StageLogger, check_adjacency, check_graph
 from ..utils._config import data_dependent_warnings, warn_data_dependent
 from ..utils._param_validation import StrOptions, fit_context
 from ..utils._validation import GraphInputTagsMixin
+from ..utils._warnings import warn
 
 
 class AdjacencyInputMixin(GraphInputTagsMixin):
@@ -131,6 +132,30 @@ def set_result_attributes(estimator, result, fields=None):
     functions and name their attributes after the results'."""
     for name in result._fields if fields is None else fields:
         setattr(estimator, name + "_", getattr(result, name))
+
+
+def warn_if_fewer_clusters(n_asked, labels):
+    """Emit a :class:`~skdpgraph.exceptions.FewerClustersWarning` when ``labels`` are too few.
+
+    Parameters
+    ----------
+    n_asked : int or str
+        The ``n_clusters`` the estimator was given; a string (``"auto"``)
+        asks for no count, and nothing is checked.
+    labels : array-like of int
+        The released labels; negative labels (noise) are not counted.
+    """
+    labels = np.asarray(labels)
+    found = int(np.unique(labels[labels >= 0]).size)
+    if isinstance(n_asked, str) or found >= int(n_asked):
+        return
+    warn(
+        f"n_clusters={int(n_asked)} was asked for but the labels hold {found} cluster"
+        f"{'s' if found != 1 else ''}: the release carries too little signal to keep "
+        "more communities apart (or the refinement emptied some). A larger epsilon, "
+        "or n_clusters='auto', says how many the release supports.",
+        FewerClustersWarning,
+    )
 
 
 def warn_if_constant_weights(graph, weight_range=None):

@@ -8,6 +8,9 @@
 * :class:`RandomizedResponseSpectralClustering`: randomized response
   (optionally subsampled) then debiased spectral clustering; pure
   ``epsilon``-edge-DP, local.
+* :class:`PrivateLabelPropagation`: label propagation by exponential-mechanism
+  votes (central); noise that does not grow with the number of nodes;
+  ``(epsilon, delta)``-edge-DP through zCDP, or pure.
 * :class:`NoisyPowerClustering`: the noisy power method (central);
   ``rho``-zCDP, reported as ``(epsilon, delta)``-edge-DP.
 """
@@ -18,6 +21,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
 
 from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES
+from ..edge_dp._label_propagation import _label_propagation, _plan
 from ..edge_dp._perturbation import _flip_release
 from ..edge_dp._power import _noisy_power
 from ..edge_dp._spectral import _check_n_clusters, _check_refine, _kmeans, _spectral_canonical
@@ -28,14 +32,15 @@ from ..privacy import (
     zcdp_to_approx_dp,
 )
 from ..utils import StageLogger, check_random_state
-from ._base import AdjacencyInputMixin, set_result_attributes
 from ..utils._docs import fill_doc
 from ..utils._param_validation import HasMethods, Interval, StrOptions
+from ._base import AdjacencyInputMixin, set_result_attributes, warn_if_fewer_clusters
 
 __all__ = [
     "DebiasedSpectralClustering",
     "RandomizedResponseSpectralClustering",
     "NoisyPowerClustering",
+    "PrivateLabelPropagation",
 ]
 
 _SPECTRAL_CONSTRAINTS = {
@@ -87,10 +92,11 @@ class DebiasedSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimato
         consensus (:func:`~skdpgraph.edge_dp.debiased_spectral_clustering`);
         ``"likelihood"``, mean-field EM of a planted-partition likelihood
         (:func:`~skdpgraph.edge_dp.refine_communities`), much cheaper;
-        ``"auto"`` (what ``True`` runs), ``"bp"`` while its messages stay
-        below 4 million numbers (about a 1,000-node graph released at
-        ``epsilon >= 3`` with 20 communities) and ``"likelihood"`` above;
-        ``False``, none.
+        ``"auto"`` (what ``True`` runs), ``"bp"`` where the released
+        spectrum shows signal (two or more eigenvalues above the noise edge)
+        and its messages stay below 4 million numbers (about a 1,000-node
+        graph released at ``epsilon >= 3`` with 20 communities), and
+        ``"likelihood"`` otherwise; ``False``, none.
     max_clusters : int, default=256
         Cap of ``"auto"``.
     n_init : int, default=10
@@ -157,6 +163,7 @@ class DebiasedSpectralClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimato
                                   int(self.max_clusters), int(self.n_init),
                                   check_random_state(self.random_state))
         set_result_attributes(self, res, _SPECTRAL_FIELDS)
+        warn_if_fewer_clusters(k, self.labels_)
 
 
 @fill_doc
@@ -274,6 +281,7 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         self.released_graph_ = released
         self.flip_probability_ = p
         self.epsilon_spent_ = float(self.epsilon)
+        warn_if_fewer_clusters(k, self.labels_)
 
 
 @fill_doc
@@ -381,3 +389,147 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         self.rho_spent_ = rho
         self.epsilon_spent_ = epsilon
         self.delta_spent_ = delta
+        warn_if_fewer_clusters(k, self.labels_)
+
+
+#: The fields of a label-propagation result that become fitted attributes.
+_LABEL_PROPAGATION_FIELDS = ("labels", "n_clusters", "start_labels", "embedding",
+                             "block_counts", "block_eigenvalues", "bulk_edge")
+
+
+@fill_doc
+class PrivateLabelPropagation(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
+    """Central edge-DP communities: label propagation by exponential-mechanism votes.
+
+    Read more in :func:`skdpgraph.edge_dp.private_label_propagation`. The
+    curator holds the graph and releases only votes: in ``n_rounds``
+    rounds every node redraws ``n_bits`` bits, each by an exponential
+    mechanism over the counts of its neighbours with either bit (a noisy
+    power iteration with a ``+-1`` iterate); k-means of the nodes' last bits
+    gives start groups, whose released edge counts (discrete Gaussian
+    noise) give the merges down to ``n_clusters`` (or ``k`` itself:
+    eigenvalues of the fitted block model above ``2 sqrt(mean degree)``);
+    then ``n_votes`` rounds in which every node redraws its label by an
+    exponential mechanism over its neighbours' labels. One edge moves one
+    count of each endpoint by one, so the noise of each vote does not grow
+    with the graph (unlike randomized response, whose released rows carry
+    ``p (n - 1)`` fake edges); the budget is composed in zCDP and reported
+    as ``(epsilon, delta)``-edge-DP, or purely with ``delta=None``.
+
+    Parameters
+    ----------
+    n_clusters : int or "auto", default=8
+        Public number of communities, or ``"auto"`` (estimated from the
+        released block counts).
+    epsilon : float > 0, default=1.0
+    delta : float in (0, 1) or None, default=1e-6
+        ``None``: pure ``epsilon``-DP (much weaker at equal epsilon).
+    rho : float > 0, default=None
+        A zCDP budget instead of ``epsilon`` (charged as
+        ``(zcdp_to_approx_dp(rho, delta), delta)``).
+    n_bits, n_rounds : int or None, default=None
+        Bits per node and bit rounds (``None``:
+        :func:`skdpgraph.edge_dp.label_propagation_rounds`).
+    n_votes : int >= 0, default=2
+        Label rounds.
+    max_clusters : int, default=64
+        Most start groups with ``n_clusters="auto"``.
+    n_init : int, default=3
+        k-means restarts.
+    {{random_state}}
+    {{accountant}}
+    {{verbose}}
+
+    Attributes
+    ----------
+    labels_ : ndarray of shape (n,)
+    n_clusters_ : int
+    start_labels_ : ndarray of shape (n,)
+        Labels after the merge, before the label rounds.
+    embedding_ : ndarray of shape (n, n_bits)
+        Mean of each node's released bits over the last bit rounds.
+    block_counts_ : ndarray
+        The released edge counts between the start groups.
+    block_eigenvalues_ : ndarray
+        Eigenvalues of the block model fitted to them.
+    bulk_edge_ : float
+        ``2 sqrt(d)`` with ``d`` the released mean degree.
+    epsilon_spent_, delta_spent_ : float
+        The ``(epsilon, delta)``-DP guarantee (``delta_spent_ = 0``: pure).
+    rho_spent_ : float or None
+        zCDP parameter (None when pure).
+    n_features_in_ : int
+
+    See Also
+    --------
+    RandomizedResponseSpectralClustering : the local route, better on small
+        graphs (see ``docs/edge_dp.md``, "which route at which size").
+
+    References
+    ----------
+    .. [1] {{hardt_price}}
+    .. [2] {{cesar_rogers}}
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from sklearn.metrics import adjusted_rand_score
+    >>> from skdpgraph.cluster import PrivateLabelPropagation
+    >>> G = nx.planted_partition_graph(3, 300, 0.15, 0.002, seed=0)
+    >>> model = PrivateLabelPropagation(3, epsilon=3.0, random_state=0).fit(G)
+    >>> adjusted_rand_score([v // 300 for v in G], model.labels_) > 0.9
+    True
+    """
+
+    _parameter_constraints = {
+        "n_clusters": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "epsilon": [Interval(Real, 0, None, closed="neither")],
+        "delta": [Interval(Real, 0, 1, closed="neither"), None],
+        "rho": [Interval(Real, 0, None, closed="neither"), None],
+        "n_bits": [Interval(Integral, 1, 16, closed="both"), None],
+        "n_rounds": [Interval(Integral, 1, None, closed="left"), None],
+        "n_votes": [Interval(Integral, 0, None, closed="left")],
+        "max_clusters": [Interval(Integral, 1, None, closed="left")],
+        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state", np.random.Generator],
+        "accountant": [HasMethods(["check", "spend"]), None],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(self, n_clusters=8, *, epsilon=1.0, delta=1e-6, rho=None, n_bits=None,
+                 n_rounds=None, n_votes=2, max_clusters=64, n_init=3, random_state=None,
+                 accountant=None, verbose=0):
+        self.n_clusters = n_clusters
+        self.epsilon = epsilon
+        self.delta = delta
+        self.rho = rho
+        self.n_bits = n_bits
+        self.n_rounds = n_rounds
+        self.n_votes = n_votes
+        self.max_clusters = max_clusters
+        self.n_init = n_init
+        self.random_state = random_state
+        self.accountant = accountant
+        self.verbose = verbose
+
+    def _fit_adjacency(self, A):
+        n = A.shape[0]
+        k = _check_n_clusters(self.n_clusters, n)
+        if self.rho is not None and self.delta is None:
+            raise ValueError("rho needs delta: the zCDP budget is reported as (epsilon, delta).")
+        plan, n_bits, n_rounds = _plan(n, k, float(self.epsilon), self.delta, self.rho,
+                                       self.n_bits, self.n_rounds, int(self.n_votes))
+        rng = check_random_state(self.random_state)
+        charge(self.accountant, plan.epsilon_spent, plan.delta_spent)
+        log = StageLogger(self.verbose, type(self).__name__)
+        with log.stage(f"label propagation ({n_rounds} bit rounds of {n_bits} bits, "
+                       f"{int(self.n_votes)} label rounds)") as note:
+            res = _label_propagation(A, k, plan, n_bits, n_rounds, int(self.n_votes),
+                                     int(self.n_init), int(self.max_clusters), rng)
+            note(f"{res.n_clusters} clusters")
+        del A
+        set_result_attributes(self, res, _LABEL_PROPAGATION_FIELDS)
+        self.epsilon_spent_ = plan.epsilon_spent
+        self.delta_spent_ = plan.delta_spent
+        self.rho_spent_ = plan.rho
+        warn_if_fewer_clusters(k, self.labels_)

@@ -10,6 +10,10 @@ perturbed graph alone is post-processing and keeps the guarantee
 from ._flip import DEFAULT_MAX_ADDED_EDGES, expected_added_edges, flip_edges, flip_pair_keys
 from ._perturbation import EdgeFlipPerturbation
 from ._power import NoisyPowerResult, noisy_power_method
+from ._label_propagation import (LabelPropagationResult, bit_vote_probabilities, bit_votes,
+                                 block_counts, label_propagation_rounds,
+                                 label_vote_probabilities, label_votes,
+                                 private_label_propagation, release_block_counts)
 from ._bp import belief_propagation_communities
 from ._spectral import (
                         DebiasedSpectralResult,
@@ -49,4 +53,13 @@ __all__ = [
     "belief_propagation_communities",
     "NoisyPowerResult",
     "noisy_power_method",
+    "LabelPropagationResult",
+    "private_label_propagation",
+    "label_propagation_rounds",
+    "bit_votes",
+    "bit_vote_probabilities",
+    "label_votes",
+    "label_vote_probabilities",
+    "block_counts",
+    "release_block_counts",
 ]

@@ -162,10 +162,41 @@ def _top_eigs(op, m, rng):
     return vals[order], vecs[:, order]
 
 
-def _bulk_edge(A, p, q):
+# Null releases drawn to place the noise edge of a small release.
+_NULL_DRAWS = 200
+
+
+def _bulk_edge(A, p, q, rng=None):
+    """Edge of the noise bulk of the debiased adjacency of a release without communities.
+
+    Above ``_DENSE_MAX_NODES`` nodes: the semicircle edge ``2 sqrt(n r (1 - r)) / (q
+    (1 - 2p))`` of a release of density ``r``. On smaller graphs that edge is too
+    high (the second eigenvalue of a 32-node Erdos-Renyi graph lies well below it),
+    so it is the mean plus three standard deviations of the second eigenvalue over
+    null releases: Chung-Lu graphs (no communities) whose expected degrees are the
+    released ones. It reads public quantities and the post-processing randomness
+    only.
+    """
     n = A.shape[0]
     r = A.nnz / (n * (n - 1.0))
-    return 2.0 * np.sqrt(n * r * (1.0 - r)) / (q * (1.0 - 2.0 * p))
+    if n > _DENSE_MAX_NODES or rng is None:
+        return 2.0 * np.sqrt(n * r * (1.0 - r)) / (q * (1.0 - 2.0 * p))
+    degree = np.asarray(A.sum(axis=1)).ravel()
+    P = np.minimum(np.outer(degree, degree) / max(degree.sum(), 1.0), 1.0)
+    np.fill_diagonal(P, 0.0)
+    for _ in range(20):  # match the expected degrees despite the missing diagonal
+        expected = P.sum(axis=1)
+        fix = np.where(expected > 0, degree / np.maximum(expected, 1e-12), 1.0)
+        P = np.minimum(P * np.sqrt(np.outer(fix, fix)), 1.0)
+    iu = np.triu_indices(n, 1)
+    J = np.ones((n, n)) - np.eye(n)
+    second = np.empty(_NULL_DRAWS)
+    for i in range(_NULL_DRAWS):
+        B = np.zeros((n, n))
+        B[iu] = rng.random(iu[0].size) < P[iu]
+        B += B.T
+        second[i] = np.linalg.eigvalsh((B / q - p * J) / (1.0 - 2.0 * p))[-2]
+    return float(second.mean() + 3.0 * second.std())
 
 
 def _fit_block_model(A, Q):
@@ -330,27 +361,38 @@ def _block_loglik(e, N):
     return out
 
 
-def _merge_to(A, labels, k):
+def _block_counts(A, labels, m):
+    """Edges inside each label (diagonal) and between each pair of labels (off-diagonal)."""
+    n = labels.size
+    Z = sp.csr_array((np.ones(n), (np.arange(n), labels)), shape=(n, m))
+    E = (Z.T @ A @ Z).toarray()
+    np.fill_diagonal(E, np.diag(E) / 2.0)
+    return E
+
+
+def _merge_blocks(E, size, k):
     """Merge labels pairwise until at most ``k`` remain, each time the pair
-    whose merge costs the least block-model log-likelihood of the released
-    graph (one Bernoulli density per block of label pairs)."""
-    _, lab = np.unique(labels, return_inverse=True)
-    n = lab.size
-    while lab.max() + 1 > k:
-        m = int(lab.max()) + 1
-        Z = sp.csr_array((np.ones(n), (np.arange(n), lab)), shape=(n, m))
-        E = (Z.T @ A @ Z).toarray()
-        np.fill_diagonal(E, np.diag(E) / 2.0)
-        size = np.bincount(lab, minlength=m).astype(float)
+    whose merge costs the least block-model log-likelihood (one Bernoulli
+    density per block of label pairs).
+
+    ``E`` holds the edge counts between labels (edges inside a label on the
+    diagonal) and ``size`` the label sizes; returns the new label of each
+    old one, numbered ``0..k'-1``.
+    """
+    E = np.array(E, dtype=float)
+    size = np.asarray(size, dtype=float).copy()
+    m = size.size
+    groups = np.arange(m)
+    while size.size > k:
+        m = size.size
         N = np.outer(size, size)
         np.fill_diagonal(N, size * (size - 1.0) / 2.0)
         L = _block_loglik(E, N)
         # Merging a and b joins blocks (a, a), (b, b), (a, b) into one, and
         # (a, c) with (b, c) for every other c.
-        inner = (_block_loglik(np.diag(E)[:, None] + np.diag(E)[None, :] + E,
-                               np.diag(N)[:, None] + np.diag(N)[None, :] + N)
-                 - np.diag(L)[:, None] - np.diag(L)[None, :] - L)
-        gain = inner
+        gain = (_block_loglik(np.diag(E)[:, None] + np.diag(E)[None, :] + E,
+                              np.diag(N)[:, None] + np.diag(N)[None, :] + N)
+                - np.diag(L)[:, None] - np.diag(L)[None, :] - L)
         idx = np.arange(m)
         for a in range(m):
             cross = _block_loglik(E[a] + E, N[a] + N) - L[a] - L
@@ -358,9 +400,29 @@ def _merge_to(A, labels, k):
             cross[idx, idx] = 0.0
             gain[a] += cross.sum(axis=1)
         np.fill_diagonal(gain, -np.inf)
-        a, b = np.unravel_index(np.argmax(gain), gain.shape)
-        lab = np.unique(np.where(lab == b, a, lab), return_inverse=True)[1]
-    return lab
+        a, b = sorted(np.unravel_index(np.argmax(gain), gain.shape))
+        # Row and column b join a; then b is removed.
+        inside = E[a, a] + E[b, b] + E[a, b]
+        E[a] += E[b]
+        E[:, a] += E[:, b]
+        E[a, a] = inside
+        keep = np.arange(m) != b
+        E = E[np.ix_(keep, keep)]
+        size[a] += size[b]
+        size = size[keep]
+        groups = np.where(groups == b, a, groups)
+        groups = np.where(groups > b, groups - 1, groups)
+    return groups
+
+
+def _merge_to(A, labels, k):
+    """Merge ``labels`` down to at most ``k`` by :func:`_merge_blocks` on their block counts."""
+    _, lab = np.unique(labels, return_inverse=True)
+    m = int(lab.max()) + 1
+    if m <= k:
+        return lab
+    size = np.bincount(lab, minlength=m)
+    return _merge_blocks(_block_counts(A, lab, m), size, k)[lab]
 
 
 def _bp_refine(A, X, k, p, q, n_init, rng):
@@ -388,11 +450,27 @@ def _kmeans(X, k, n_init, rng):
     return km.labels_.astype(np.int64)
 
 
+def _resolve_refine(refine, A, k, signal):
+    """``refine="auto"``: belief propagation where the release shows signal and its messages fit.
+
+    The signal is public: the number of eigenvalues of the debiased
+    adjacency above the noise edge. With at most one (the trivial one) the
+    release shows no community to the spectrum, and belief propagation,
+    which costs seconds to tens of seconds there, found none in the
+    measurements (``docs/edge_dp.md``): the likelihood EM runs instead.
+    """
+    if refine != "auto":
+        return refine
+    messages = A.nnz * 2.0 * k
+    fits = 8.0 * 6 * messages <= get_config()["max_dense_memory"]
+    return "bp" if signal >= 2 and messages <= _BP_MAX_MESSAGES and fits else "likelihood"
+
+
 def _spectral_canonical(A, p, q, n_clusters, regularization, refine, max_clusters,
                         n_init, rng):
     n = A.shape[0]
     M = _operator(A, p, q)
-    edge = float(_bulk_edge(A, p, q))
+    edge = float(_bulk_edge(A, p, q, rng))
     cap = n - 2 if n > _DENSE_MAX_NODES else n
     if n_clusters == "auto":
         top = min(max_clusters, cap)
@@ -402,10 +480,23 @@ def _spectral_canonical(A, p, q, n_clusters, regularization, refine, max_cluster
             if vals[-1] <= edge or m >= top:
                 break
             m = min(2 * m, top)
-        k = max(1, int(np.sum(vals > edge)))
+        signal = int(np.sum(vals > edge))
+        k = max(1, signal)
+        refine = _resolve_refine(refine, A, min(2 * k, top), signal)
+        if refine == "bp" and k > 1 and n > _DENSE_MAX_NODES:
+            # Near the detection limit the spectrum shows about half of the
+            # communities; belief propagation empties the labels it does not
+            # need, so it starts from twice the count (measured on the
+            # 1,000-node LFR graphs: the true number of communities comes
+            # back from epsilon 4, where the count alone misses a sixth).
+            # On graphs of a few dozen nodes it keeps spurious small labels.
+            k = min(2 * k, top)
+            if k > vals.size:
+                vals, vecs = _top_eigs(M, k, rng)
     else:
         k = n_clusters
         vals, vecs = _top_eigs(M, min(k, cap), rng)
+        refine = _resolve_refine(refine, A, k, int(np.sum(vals > edge)))
     if regularization is not None:
         degree = (np.asarray(A.sum(axis=1)).ravel() / q - p * (n - 1)) / (1.0 - 2.0 * p)
         degree = np.maximum(degree, 0.0)
@@ -417,10 +508,6 @@ def _spectral_canonical(A, p, q, n_clusters, regularization, refine, max_cluster
     norms = np.linalg.norm(V, axis=1, keepdims=True)
     X = V / np.where(norms > 0, norms, 1.0)
     spectral = _kmeans(X, k, n_init, rng)
-    if refine == "auto":
-        messages = A.nnz * 2.0 * k
-        fits = 8.0 * 6 * messages <= get_config()["max_dense_memory"]
-        refine = "bp" if messages <= _BP_MAX_MESSAGES and fits else "likelihood"
     if refine is None or k < 2:
         labels = spectral
     elif refine == "bp":
@@ -463,9 +550,15 @@ def debiased_spectral_clustering(perturbed, flip_probability, *, n_clusters="aut
     The number of communities is either given (public) or, with
     ``n_clusters="auto"``, estimated from the released spectrum: the number
     of eigenvalues of ``M`` above the estimated edge of its noise bulk,
-    ``2 sqrt(n r (1 - r)) / (q (1 - 2p))`` with ``r`` the released density.
-    Everything reads only the released graph and public parameters, so it
-    is post-processing: free, and covered by the release's guarantee.
+    ``2 sqrt(n r (1 - r)) / (q (1 - 2p))`` with ``r`` the released density
+    (on graphs of at most 64 nodes, where that edge is too high, the mean
+    plus three standard deviations of the second eigenvalue of 200 null
+    releases drawn from the released degrees). Near the detection limit the
+    weakest communities sink into the bulk, so where belief propagation
+    refines (graphs above 64 nodes) it starts from twice that count and
+    empties the labels it does not need. Everything reads only the released
+    graph and public parameters, so it is post-processing: free, and
+    covered by the release's guarantee.
 
     Time ``O((|E'| + n) k)`` per Lanczos, EM and belief-propagation
     iteration, memory ``O(|E'| + n k)`` (``O(|E'| k)`` with belief
@@ -491,10 +584,13 @@ def debiased_spectral_clustering(perturbed, flip_probability, *, n_clusters="aut
     refine : bool, "auto", "likelihood" or "bp", default=True
         Refinement of the k-means labels: ``"bp"``, the belief propagation
         of step 3; ``"likelihood"``, :func:`refine_communities`; ``"auto"``
-        (what ``True`` runs), ``"bp"`` while its messages (``2k`` numbers
-        per stored released edge) stay below 4 million and within
+        (what ``True`` runs), ``"bp"`` where the spectrum shows signal (two
+        or more eigenvalues of ``M`` above the noise edge: where it shows
+        none, belief propagation found nothing in the measurements and cost
+        seconds) and its messages (``2k`` numbers per stored released edge)
+        stay below 4 million and within
         ``skdpgraph.utils.get_config()["max_dense_memory"]``, and
-        ``"likelihood"`` above; ``False``, none.
+        ``"likelihood"`` otherwise; ``False``, none.
     max_clusters : int >= 1, default=256
         Largest number of eigenvalues computed with ``n_clusters="auto"``.
     n_init : int >= 1, default=10

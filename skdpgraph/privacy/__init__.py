@@ -42,6 +42,7 @@ from ._bounds import (
 from ._calibration import (
                          INPUT_NOISES,
                          TREE_NOISE_MECHANISMS,
+                         bit_vote_scale,
                          edge_flip_epsilon,
                          edge_flip_s,
                          edge_product_sensitivity,
@@ -61,9 +62,15 @@ from ._calibration import (
                          signal_allowance,
                          signal_epsilon,
                          tree_release_noise,
+                         vote_scale,
                          weight_release_noise,
 )
-from ._composition import BudgetPlan, plan_tree_release
+from ._composition import (
+                         BudgetPlan,
+                         LabelPropagationPlan,
+                         plan_label_propagation,
+                         plan_tree_release,
+)
 from ._noise import (
                          MAX_SCALE,
                          MIN_SCALE,
@@ -99,6 +106,8 @@ __all__ = [
     "approx_dp_to_zcdp",
     "BudgetPlan",
     "plan_tree_release",
+    "LabelPropagationPlan",
+    "plan_label_propagation",
     "NEIGHBORHOODS",
     "check_neighborhood",
     "check_epsilon",
@@ -132,6 +141,8 @@ __all__ = [
     "bernoulli_process",
     "edge_product_sensitivity",
     "noisy_power_budget",
+    "vote_scale",
+    "bit_vote_scale",
     "check_weight_bounds",
     "data_weight_bounds",
     "clip_to_bounds",

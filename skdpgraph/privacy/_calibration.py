@@ -23,6 +23,7 @@ The noise itself is drawn by :mod:`skdpgraph.privacy` 's samplers.
 import functools
 import math
 from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 from scipy.special import expit
@@ -741,3 +742,112 @@ def noisy_power_budget(n_iter, *, epsilon=None, delta=None, rho=None):
                          "(an (epsilon, delta) target), or rho.")
     _, rho_total = resolve_budget(epsilon, delta, rho, owner="The noisy power method")
     return rho_total / n_iter, rho_total
+
+
+def vote_scale(epsilon, weights=None):
+    """Inverse temperature of a node's exponential-mechanism vote over its neighbours' labels.
+
+    A node ``v`` chooses one of the labels ``c`` of a public labelling with
+    probability proportional to ``exp(eta * u_c)``, where ``u_c = w_c *
+    C_c``: ``C_c`` is the number of ``v``'s neighbours that carry label
+    ``c`` and ``w_c >= 0`` a public weight. Adding or removing one edge
+    ``{v, x}`` changes one count, ``C_label(x)``, by one, so one utility
+    moves by at most ``W = max_c w_c`` and always in the same direction
+    (monotone utilities). With ``eta = epsilon / W`` the log-ratio of the
+    choice's probabilities between neighbouring graphs is ``eta * W`` at
+    most for the label whose count moved and at least ``-eta * W`` for the
+    others, and the range of the log-ratio over the labels is at most
+    ``eta * W = epsilon``: the vote is ``epsilon``-DP and
+    ``epsilon``-bounded-range, hence ``epsilon**2 / 8``-zCDP
+    (:func:`~skdpgraph.privacy.exponential_mechanism_zcdp`). One edge moves
+    the counts of its two endpoints, so one round of votes by every node
+    costs two such mechanisms per edge.
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        Guarantee of one vote of one node.
+    weights : array-like of float >= 0, default=None
+        The public weights ``w_c`` (``None``: all ones).
+
+    Returns
+    -------
+    eta : float
+        ``epsilon / max(weights)``, rounded down where the division rounds
+        up, so that ``eta * max(weights) <= epsilon`` exactly.
+
+    Examples
+    --------
+    >>> from skdpgraph.privacy import vote_scale
+    >>> vote_scale(0.5)
+    0.5
+    >>> vote_scale(0.5, [0.5, 2.0])
+    0.25
+    """
+    epsilon = check_epsilon(epsilon)
+    if weights is None:
+        return epsilon
+    w = np.asarray(weights, dtype=np.float64)
+    if w.size == 0 or not np.all(np.isfinite(w)) or np.any(w < 0) or w.max() <= 0:
+        raise ValueError("weights must be finite, >= 0 and not all zero.")
+    return _below(epsilon, float(w.max()))
+
+
+def bit_vote_scale(epsilon, mean, direction=None):
+    """Inverse temperature of a node's binary vote on its neighbours' centred public bits.
+
+    Every node ``w`` holds public bits ``x_w`` in ``{-1, +1}^r`` whose
+    means over the nodes are ``m`` (public). Node ``v`` draws ``+1`` with
+    probability ``sigmoid(eta * S_v)``, ``S_v = sum over neighbours w of
+    (x_w - m) . b``, for a public direction ``b`` (``e_j`` for the bit
+    ``j`` alone). ``S_v = u_+ - u_-`` with ``u_+-`` the sums of the
+    positive and negative parts of ``(x_w - m) . b``: a two-outcome
+    exponential mechanism with monotone utilities, in which one edge
+    ``{v, w}`` raises one utility by ``|(x_w - m) . b| <= W = sum_i |b_i| +
+    |m . b|`` (the largest value over ``x_w``, reached at ``x_w = +-sign(b)``).
+    With ``eta = epsilon / W`` the vote is ``epsilon``-DP and
+    ``epsilon``-bounded-range (as in :func:`vote_scale`).
+
+    Parameters
+    ----------
+    epsilon : float > 0
+    mean : array-like of shape (r,)
+        Public means of the bits, in ``[-1, 1]``.
+    direction : array-like of shape (r,), default=None
+        ``b``; ``None``: ``mean`` is one bit's mean and ``b = 1``.
+
+    Returns
+    -------
+    eta : float
+
+    Examples
+    --------
+    >>> from skdpgraph.privacy import bit_vote_scale
+    >>> bit_vote_scale(0.3, 0.0)
+    0.3
+    >>> round(bit_vote_scale(0.3, [0.5, 0.0], [1.0, -0.5]), 4)  # W = 1.5 + 0.5
+    0.15
+    """
+    epsilon = check_epsilon(epsilon)
+    m = np.atleast_1d(np.asarray(mean, dtype=np.float64))
+    b = np.ones_like(m) if direction is None else np.asarray(direction, dtype=np.float64)
+    if b.shape != m.shape or not (np.all(np.isfinite(m)) and np.all(np.isfinite(b))):
+        raise ValueError("mean and direction must be finite arrays of the same shape.")
+    if np.any(np.abs(m) > 1.0):
+        raise ValueError("the means of +-1 bits lie in [-1, 1].")
+    # The bound in exact rational arithmetic (r numbers): no rounding below it.
+    bound = (sum(abs(Fraction(v)) for v in b.tolist())
+             + abs(sum(Fraction(u) * Fraction(v) for u, v in zip(m.tolist(), b.tolist()))))
+    if not bound > 0:
+        raise ValueError("direction must not be zero.")
+    return _below(epsilon, bound)
+
+
+def _below(epsilon, bound):
+    """The largest double ``eta`` of about ``epsilon / bound`` with ``eta * bound <= epsilon``
+    exactly (``bound`` a double or a Fraction)."""
+    bound = Fraction(bound)
+    eta = float(Fraction(epsilon) / bound)
+    while eta > 0.0 and Fraction(eta) * bound > Fraction(epsilon):
+        eta = math.nextafter(eta, 0.0)
+    return eta

@@ -38,6 +38,8 @@ PACKAGE = pathlib.Path(skdpgraph.__file__).parent
 #: emitted (module: functions).
 PUBLIC = {
     "NoiseDominatesWarning": {"cluster/_private_mst.py": {"_warn_if_noise_dominates"}},
+    # The count of the released labels.
+    "FewerClustersWarning": {"cluster/_base.py": {"warn_if_fewer_clusters"}},
     # weight_bounds=None / max_similarity=None: the condition is public; what
     # the release then reveals is what the warning is about.
     "PrivacyLeakWarning": {"privacy/_bounds.py": {"data_weight_bounds"},

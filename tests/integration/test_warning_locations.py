@@ -16,6 +16,7 @@ from sklearn.pipeline import make_pipeline
 
 from skdpgraph import (
     DBMSTClu,
+    DebiasedSpectralClustering,
     EpsilonGraph,
     GraphKMedoids,
     HomogeneousGraph,
@@ -29,6 +30,7 @@ from skdpgraph.exceptions import (
     ConstantWeightsWarning,
     DataDependentWarning,
     DisconnectedGraphWarning,
+    FewerClustersWarning,
     NoiseDominatesWarning,
     PrivacyLeakWarning,
     WeightMeaningWarning,
@@ -56,6 +58,8 @@ KERNEL = np.exp(-((POINTS[:, None, :] - POINTS[None, :, :]) ** 2).sum(-1) / 50.0
 TWO_PATHS = np.zeros((6, 6))
 for a, b in [(0, 1), (1, 2), (3, 4), (4, 5)]:
     TWO_PATHS[a, b] = TWO_PATHS[b, a] = 1.0
+#: Two disjoint cliques of 20 nodes: two communities, whatever n_clusters asks.
+TWO_CLIQUES = sp.block_diag([np.ones((20, 20)) - np.eye(20)] * 2, format="csr")
 
 
 def _private(**kwargs):
@@ -93,6 +97,11 @@ CASES = [
     # NoiseDominatesWarning: public parameters only.
     ("noise dominates", NoiseDominatesWarning,
      lambda: _private(epsilon=0.01, sensitivity=1.0, tree_mechanism="laplace").fit(POINTS)),
+    # FewerClustersWarning: the count of the released labels.
+    ("fewer clusters than asked", FewerClustersWarning,
+     lambda: DebiasedSpectralClustering(4, random_state=0).fit(TWO_CLIQUES)),
+    ("fewer clusters in a Pipeline", FewerClustersWarning,
+     lambda: make_pipeline(DebiasedSpectralClustering(4, random_state=0)).fit(TWO_CLIQUES)),
     # ConstantWeightsWarning.
     ("DBMSTClu on equal weights", ConstantWeightsWarning,
      lambda: DBMSTClu(metric="precomputed").fit(CONSTANT)),
