@@ -281,6 +281,7 @@ def _degree_corrected_blocks(blocks=6, size=100, degree=12, mix=0.1, seed=0):
     return sp.csr_array(upper | upper.T, dtype=float), y
 
 
+@pytest.mark.slow
 def test_degree_corrected_bp_uses_the_flip_channel():
     # Heterogeneous degrees seen through randomized response: the
     # degree-corrected model with the public flip probability beats the
@@ -340,6 +341,7 @@ def test_belief_propagation_refuses_past_the_memory_limit():
         assert adjusted_rand_score(y, belief_propagation_communities(A, y)) == 1.0
 
 
+@pytest.mark.slow
 def test_auto_refine_falls_back_to_likelihood_on_large_releases():
     # A dense release (nnz * 2k above the message bound): "auto" gives the
     # likelihood refinement's labels, and BP's on a small one.
@@ -367,6 +369,7 @@ def test_auto_refine_falls_back_to_likelihood_on_large_releases():
     np.testing.assert_array_equal(*small)
 
 
+@pytest.mark.slow
 def test_bp_refinement_keeps_few_communities_whole():
     # Four equal blocks near the detection limit: the over-segmented starts
     # end with a small extra label, which must be merged away without joining
@@ -382,6 +385,7 @@ def test_bp_refinement_keeps_few_communities_whole():
     assert scores["bp"] > scores["likelihood"] - 0.02
 
 
+@pytest.mark.slow
 def test_default_route_beats_likelihood_on_lfr_at_epsilon_3():
     # The LFR graph (1,000 nodes, mixing 0.1) released at epsilon 3,
     # near the limit of what the release shows: the default refinement
