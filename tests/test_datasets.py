@@ -109,6 +109,7 @@ def test_erdos_renyi_basic():
     assert stats.kstest(w, stats.uniform(0, 10).cdf).pvalue > 5e-8
 
 
+@pytest.mark.slow
 def test_erdos_renyi_pairs_are_uniform():
     # Every pair is an edge with probability p: counts over many graphs.
     n, p, runs = 6, 0.4, 3000

@@ -306,6 +306,7 @@ def _released_weights(rng, m):
     return np.clip(rng.laplace(0.5, 3.0, size=m), 1e-300, 1.0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(12))
 def test_released_trees_agree_with_brute_force(seed):
     # Many cuts on clipped noisy weights: a tenth of the edges at the upper bound,
@@ -319,6 +320,7 @@ def test_released_trees_agree_with_brute_force(seed):
     np.testing.assert_allclose(res.dbcvi_path, [float(p) for p in path], rtol=0, atol=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(12))
 def test_deep_trees_agree_with_brute_force(seed):
     # Paths and caterpillars: each cut has many ancestors whose values change.

@@ -185,6 +185,7 @@ def test_debiased_operator_is_the_formula():
     np.testing.assert_allclose(M, (A / q - p * J) / (1 - 2 * p))
 
 
+@pytest.mark.slow
 def test_randomized_response_spectral_recovers_planted_partition():
     A, y = _planted()
     for seed in range(3):
@@ -230,6 +231,7 @@ def test_belief_propagation_handles_isolated_nodes_and_one_community():
                                   np.zeros(A.shape[0], dtype=np.int64))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("refine", ["bp", "likelihood", "auto", True, False])
 def test_refine_options_through_both_estimators(refine):
     A, y = _planted(size=80)

@@ -192,6 +192,7 @@ def _min_binomial_p_value(hits, reps, P):
     return np.minimum(1.0, 2 * np.minimum(below, above)).min()
 
 
+@pytest.mark.slow
 def test_label_votes_follow_their_law():
     A, _ = _planted(blocks=2, size=6, p_in=0.6, p_out=0.1, seed=2)
     lab = np.array([0, 0, 1, 1, 2, 2] * 2)
@@ -205,6 +206,7 @@ def test_label_votes_follow_their_law():
     assert _min_binomial_p_value(hits, 4000, label_vote_probabilities(A, lab, 1.6)) < 1e-8
 
 
+@pytest.mark.slow
 def test_bit_votes_follow_their_law():
     A, _ = _planted(blocks=2, size=5, p_in=0.7, p_out=0.1, seed=4)
     x = np.where(np.arange(10)[:, None] % np.array([2, 3]) == 0, 1.0, -1.0)

@@ -119,6 +119,7 @@ def test_threads_spend_on_the_callers_budget_and_a_limited_one_refuses(backend):
     assert paid.sum() <= len(budget.spent_budget) <= paid.sum() + 1  # + the refit
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", PROCESS_BACKENDS + ["threading"])
 def test_prepaid_search_runs_in_any_backend_and_charges_on_the_client(backend):
     budget = BudgetAccountant(epsilon=12.5)

@@ -75,6 +75,7 @@ def _generator_kind(_):
     return type(rng.bit_generator).__name__, rng.integers(0, 2**63), os.getpid()
 
 
+@pytest.mark.slow
 def test_random_state_none_is_fresh_and_secure_in_each_worker(client):
     with parallel_config(backend="dask"):
         kinds = Parallel(n_jobs=-1)(delayed(_generator_kind)(i) for i in range(8))

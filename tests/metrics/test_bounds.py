@@ -92,6 +92,7 @@ def _complete_graph(n, seed):
     return W + W.T
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("eps", [4.0, 16.0])
 def test_pamst_bound_holds_monte_carlo(eps):
     # Corollary 3.4.1 for the library's PAMST: P(Error >= B(gamma)) <= gamma.
@@ -138,6 +139,7 @@ def test_pamst_theorem_342_with_ranges_monte_carlo():
     assert_rate_at_most(bad, n_runs, gamma)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("neighborhood", ["l1", "linf"])
 def test_laplace_bound_holds_monte_carlo(neighborhood):
     D = _complete_graph(6, 5)

@@ -197,6 +197,7 @@ def test_samplers_shapes_and_reproducibility():
 # --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_zero_word_reaches_the_untruncated_tail():
     """The 64-bit word 0 means V < 2**-63: |K| >= 44 at scale 1.
 
