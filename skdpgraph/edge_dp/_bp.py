@@ -72,10 +72,8 @@ def _edge_index(A):
     # The keys u n + w are increasing in CSR order with sorted indices.
     key = rows.astype(np.int64) * n + cols
     rev = np.searchsorted(key, cols.astype(np.int64) * n + rows)
-    # Sums over each node's edges (empty rows included) as one sparse product.
-    gather = sp.csr_array((np.ones(nnz), np.arange(nnz), indptr), shape=(n, nnz))
     A = sp.csr_array((np.ones(nnz), cols, indptr), shape=(n, n))
-    return A, rows, cols, rev, gather
+    return A, rows, cols, rev
 
 
 def _bp(A, labels, n_iter=60, n_outer=3, damping=0.5, tol=1e-4, *, p=0.0, q=1.0,
@@ -88,60 +86,53 @@ def _bp(A, labels, n_iter=60, n_outer=3, damping=0.5, tol=1e-4, *, p=0.0, q=1.0,
     k = int(lab.max()) + 1 if n else 0
     if k < 2:
         return lab.astype(np.int64)
-    # Messages, their update and the edge terms: about six (|E'|, k) arrays.
-    check_dense_memory((A.nnz, k), 6, f"Belief propagation with {k} labels on {A.nnz} "
+    # The messages and the edge terms: two (|E'|, k) arrays.
+    check_dense_memory((A.nnz, k), 2, f"Belief propagation with {k} labels on {A.nnz} "
                        "stored released edges", advice="Use the likelihood refinement "
                        "(refine='likelihood', or refine_communities)")
-    A, rows, cols, rev, gather = _edge_index(A)
+    from ._bp_kernels import edge_terms, update_messages  # numba: compiled on first use
+
+    A, rows, cols, rev = _edge_index(A)
     Q = 0.8 * np.eye(k)[lab] + 0.2 / k
     # M[e] for e = (u, w): the message from w to u; it starts at w's belief.
     M = Q[cols]
+    T = np.empty_like(M)
+    sums = np.empty((n, k))
     for _ in range(n_outer):
         hard = Q.argmax(axis=1)
         if degree_corrected:
             theta, omega, omega_out, size = _fit_degree_corrected(A, hard, k, p, q)
             d = omega - omega_out
             pair = (q * (1.0 - 2.0 * p)) * (theta[rows] * theta[cols])
+            # Edge factor of u in r from neighbour w: sum_s psi^{w->u}_s P(r, s),
+            # P(r, s) = q p + pair (omega_out + [r = s] d_r).
+            base, noise, ceiling = omega_out, q * p, 1.0 - 1e-12
             # Non-edges as a Poisson term, linear in the beliefs:
             # log(1 - x) ~ -x for the private part x of a pair's probability.
             scale = q * (1.0 - 2.0 * p) / (1.0 - q * p)
         else:
             p_in, p_out, _, size = _fit_block_model(A, np.eye(k)[hard])
             d = p_in - p_out
+            pair, base, noise, ceiling = np.ones(rows.size), p_out, 0.0, np.inf
+        d = np.ascontiguousarray(d, dtype=np.float64)
         log_prior = np.log(np.maximum(size, 1e-12) / n)
         for _ in range(n_iter):
-            # Edge term of u in r from neighbour w: log sum_s psi^{w->u}_s P(r, s).
+            edge_terms(A.indptr, M, d, pair, float(base), float(noise), float(ceiling), T, sums)
             if degree_corrected:
-                T = M * d[None, :]
-                T += omega_out
-                T *= pair[:, None]
-                T += q * p
-                np.minimum(T, 1.0 - 1e-12, out=T)
                 # Field on u in r from all nodes but u and u's neighbours.
                 Qt = Q * theta[:, None]
                 field = -scale * theta[:, None] * d[None, :] * (Qt.sum(axis=0)[None, :] - Qt - A @ Qt)
             else:
-                T = M * d[None, :]
-                T += p_out
                 # Non-edge term of w for any u: log sum_s q_w,s (1 - P(r, s)).
                 Tn = np.log((1.0 - p_out) - d[None, :] * Q)
                 field = Tn.sum(axis=0)[None, :] - Tn - A @ Tn
-            np.log(T, out=T)
-            log_b = log_prior + field + gather @ T
+            log_b = log_prior + field + sums
             log_b -= logsumexp(log_b, axis=1, keepdims=True)
             Q_new = np.exp(log_b)
-            # Message u -> w: u's belief without w's edge term, computed at
-            # (u, w) then moved to the reverse position (w, u). The largest
-            # normalised log-belief is at least -log k and T <= 0, so the
-            # exponentials cannot all underflow.
-            L = log_b[rows]
-            L -= T
-            del T
-            np.exp(L, out=L)
-            L /= (L @ np.ones(k))[:, None]
-            M *= damping
-            M += (1.0 - damping) * L[rev]
-            del L
+            # Message u -> w: u's belief without w's edge factor. The largest
+            # belief is at least 1 / k and the factors at most 1, so the
+            # messages cannot all underflow.
+            update_messages(A.indptr, rev, Q_new, T, float(damping), M)
             Q_new = damping * Q + (1.0 - damping) * Q_new
             delta = np.abs(Q_new - Q).max()
             Q = Q_new
@@ -221,8 +212,8 @@ def belief_propagation_communities(perturbed, labels, *, flip_probability=0.0, s
     Raises
     ------
     skdpgraph.utils.DenseMemoryError
-        Before allocating, when the messages (about six ``(|E'|, k)`` float
-        arrays) would exceed ``skdpgraph.utils.get_config()["max_dense_memory"]``.
+        Before allocating, when the messages and edge factors (two
+        ``(|E'|, k)`` float arrays) would exceed ``skdpgraph.utils.get_config()["max_dense_memory"]``.
 
     See Also
     --------

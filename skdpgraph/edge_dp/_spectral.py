@@ -462,7 +462,7 @@ def _resolve_refine(refine, A, k, signal):
     if refine != "auto":
         return refine
     messages = A.nnz * 2.0 * k
-    fits = 8.0 * 6 * messages <= get_config()["max_dense_memory"]
+    fits = 8.0 * 2 * messages <= get_config()["max_dense_memory"]
     return "bp" if signal >= 2 and messages <= _BP_MAX_MESSAGES and fits else "likelihood"
 
 

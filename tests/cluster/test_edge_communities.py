@@ -333,7 +333,7 @@ def test_belief_propagation_bad_channel_parameters(kwargs, error, match):
 
 def test_belief_propagation_refuses_past_the_memory_limit():
     A, y = _planted()
-    limit = 8.0 * A.nnz * 3 * 6
+    limit = 8.0 * A.nnz * 3 * 2  # two (nnz, k) arrays
     with config_context(max_dense_memory=limit - 1):
         with pytest.raises(DenseMemoryError, match="Belief propagation with 3 labels"):
             belief_propagation_communities(A, y)
