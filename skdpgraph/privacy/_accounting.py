@@ -323,10 +323,11 @@ class BudgetAccountant:
         epsilon, delta = _check_eps_delta(epsilon, delta)
         self._refuse_if_detached()
         eps, dlt = self.total(self._spent + [(epsilon, delta)])
-        epsilon_left, delta_left = self.remaining()
         over_eps = eps > self.epsilon * (1 + _BUDGET_RTOL)
         over_dlt = dlt > self.delta * (1 + _BUDGET_RTOL)
         if over_eps or over_dlt:
+            # With slack, remaining() bisects over the composition: only for the message.
+            epsilon_left, delta_left = self.remaining()
             raise BudgetError(
                 f"Privacy spend of ({epsilon!r}, {delta!r}) not permissible; "
                 f"only ({epsilon_left!r}, {delta_left!r}) of the budget "
