@@ -456,7 +456,7 @@ def _resolve_refine(refine, A, k, signal):
     The signal is public: the number of eigenvalues of the debiased
     adjacency above the noise edge. With at most one (the trivial one) the
     release shows no community to the spectrum, and belief propagation,
-    which costs seconds to tens of seconds there, found none in the
+    which costs seconds there, found none in the
     measurements (``docs/edge_dp.md``): the likelihood EM runs instead.
     """
     if refine != "auto":
