@@ -29,6 +29,7 @@ References
    zCDP -> (eps, delta)-DP conversion).
 """
 
+import functools
 import math
 import multiprocessing
 import os
@@ -544,6 +545,13 @@ def approx_dp_to_zcdp(epsilon, delta, *, method="cks"):
         raise ValueError(f"method must be 'cks' or 'bun_steinke'; got {method!r}.")
     if math.isinf(epsilon):
         return math.inf
+    return _zcdp_inverse(float(epsilon), float(delta), method)
+
+
+@functools.lru_cache(maxsize=256)
+def _zcdp_inverse(epsilon, delta, method):
+    """:func:`approx_dp_to_zcdp` on checked floats, cached: a pure function that
+    costs about a hundred conversions, and every zCDP fit asks it again."""
     log_inv_delta = -math.log(delta)
     # (sqrt(a + eps) - sqrt(a))**2 without cancellation for tiny eps.
     rho_bs = (epsilon / (math.sqrt(log_inv_delta + epsilon) + math.sqrt(log_inv_delta))) ** 2

@@ -20,7 +20,6 @@ bounds of :mod:`skdpgraph.metrics`) takes its scale from a function here.
 The noise itself is drawn by :mod:`skdpgraph.privacy` 's samplers.
 """
 
-import functools
 import math
 from decimal import Decimal
 from fractions import Fraction
@@ -42,12 +41,6 @@ from ._validation import (
 
 #: Noise distributions of the input-perturbation tree.
 INPUT_NOISES = ("gumbel", "laplace", "gaussian")
-
-
-@functools.lru_cache(maxsize=256)
-def _rho_for(epsilon, delta):
-    """``approx_dp_to_zcdp`` (a numerical inversion), cached: it is a pure function."""
-    return approx_dp_to_zcdp(epsilon, delta)
 
 
 def resolve_budget(epsilon=None, delta=None, rho=None, *, pure_only=False, owner="The mechanism"):
@@ -89,7 +82,7 @@ def resolve_budget(epsilon=None, delta=None, rho=None, *, pure_only=False, owner
     epsilon = check_epsilon(epsilon)
     if delta is None:
         return epsilon, None
-    return None, _rho_for(epsilon, check_delta(delta))
+    return None, approx_dp_to_zcdp(epsilon, check_delta(delta))
 
 
 def release_sensitivity(n_values, sensitivity, neighborhood, norm="l1"):
