@@ -6,6 +6,8 @@ partition from scratch in exact rational arithmetic.
 
 from fractions import Fraction
 
+_ZERO, _ONE = Fraction(0), Fraction(1)
+
 
 def _components(n, edges):
     parent = list(range(n))
@@ -23,7 +25,7 @@ def _components(n, edges):
 
 def _validity(sep, disp):
     if disp == 0:
-        return Fraction(1)
+        return _ONE
     return (sep - disp) / max(sep, disp)
 
 
@@ -34,17 +36,17 @@ def reference_dbcvi(n, edges, weights, cut):
     disp, sep, size = {}, {}, {}
     for a in range(n):
         size[comp[a]] = size.get(comp[a], 0) + 1
-        disp.setdefault(comp[a], Fraction(0))
+        disp.setdefault(comp[a], _ZERO)
     for k, (a, b) in enumerate(edges):
-        w = Fraction(weights[k])
+        w = weights[k] if type(weights[k]) is Fraction else Fraction(weights[k])
         if k in cut:
             for c in (comp[a], comp[b]):
                 sep[c] = min(sep.get(c, w), w)
         else:
             disp[comp[a]] = max(disp[comp[a]], w)
-    total = Fraction(0)
+    total = _ZERO
     for c, s in size.items():
-        total += s * _validity(sep.get(c, Fraction(1)), disp[c])
+        total += s * _validity(sep.get(c, _ONE), disp[c])
     return total / n, comp
 
 
@@ -57,6 +59,7 @@ def reference_dbmstclu(n, edges, weights, tol=Fraction(1, 10**9)):
     the last candidate reaching the running best), if it is within ``tol``
     of the current index or above.
     """
+    weights = [Fraction(w) for w in weights]  # once, not per candidate
     cut, order, path = set(), [], []
     dbcvi = Fraction(-1)
     while dbcvi < 1 - tol:
