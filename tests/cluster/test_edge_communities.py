@@ -311,6 +311,25 @@ def test_degree_corrected_bp_uses_the_flip_channel():
     np.testing.assert_array_equal(np.unique(corrected), np.arange(corrected.max() + 1))
 
 
+@pytest.mark.parametrize("degree_corrected", [True, False])
+def test_bp_on_hubs_whose_factor_products_underflow(degree_corrected):
+    # Node 0 and node 200 are joined to every node of their own block (199 edges):
+    # for a wrong community the product of their edge factors, about p_out**199,
+    # is far below the smallest double, so the sweep takes it as a sum of logs of
+    # shorter products. The hubs must stay in their blocks, with every node.
+    A, y = _planted(blocks=3, size=200, p_in=0.1, p_out=0.005, seed=3)
+    A = A.tolil()
+    for hub in (0, 200):
+        A[hub, y == y[hub]] = 1.0
+        A[y == y[hub], hub] = 1.0
+        A[hub, hub] = 0.0
+    A = A.tocsr()
+    start = y.copy()
+    start[::5] = (start[::5] + 1) % 3  # the hubs start in the wrong block
+    labels = belief_propagation_communities(A, start, degree_corrected=degree_corrected)
+    assert adjusted_rand_score(y, labels) == 1.0
+
+
 def test_degree_corrected_bp_without_noise_keeps_a_clean_partition():
     A, y = _degree_corrected_blocks(blocks=3, size=80, degree=20, mix=0.05, seed=1)
     wrong = y.copy()
