@@ -50,8 +50,7 @@ SEARCH = np.dtype([("rank", "i4"), ("subtree", "i4"), ("leaf_rank", "i4"), ("hig
                    ("leaf", "f8"), ("leaf_next", "f8"), ("high", "f8"), ("high_next", "f8"),
                    ("low", "f8"), ("low_edge", "f8")], align=True)
 NODE = np.dtype([("position", "i4"), ("head", "i4"), ("depth", "i4"), ("parent_edge", "i4"),
-                 ("subtree", "i4"), ("heavy", "i4"), ("cut", "f8"), ("inside", "f8"),
-                 ("lowest", "f8")], align=True)
+                 ("subtree", "i4"), ("heavy", "i4"), ("cut", "f8")], align=True)
 FRAME = np.dtype([("lo", "i8"), ("hi", "i8"), ("n", "i8"), ("term", "f8"), ("tol", "f8"),
                   ("forced", "i8"), ("record", "i8"), ("side", "i8"), ("arena", "i8"),
                   ("theta", "f8"), ("fref", "f8"), ("work", "i8"), ("last_d", "f8"),
@@ -325,11 +324,13 @@ def _store(edge, kind, pos, i, s, sv, theta, fref):
 
 
 @_kernel()
-def _layout(t, start, base, nodes, edges, ptr, nbr, eid, weight, is_cut, stack, order):
+def _layout(t, start, base, nodes, edges, ptr, nbr, eid, weight, is_cut, scratch):
     """Lay out the cluster of node ``start`` (its component of the forest without the cut
     edges) from position ``base``, rooted at an end of its heaviest edge, heavy children
-    first; returns (size, theta, F) of its bounds."""
+    first; returns (size, theta, F) of its bounds. ``scratch``: (stack, order, lowest),
+    where ``lowest`` shares the memory of the other two."""
     edge, cut, kind, pos = t[0], t[1], t[2], t[3]
+    stack, order, lowest = scratch
     root, heaviest = start, -INF
     for sweep in range(2):  # the heaviest edge; then parents, preorder and sizes from the root
         nodes[root].parent_edge, stack[0], top, count = -1, root, 1, 0
@@ -374,28 +375,30 @@ def _layout(t, start, base, nodes, edges, ptr, nbr, eid, weight, is_cut, stack, 
         D, S = max(D, edge[i]), min(S, cut[i])
     theta = min(S, D)
     fref = _side(theta, S, D) if D > 0.0 else 0.0
-    _restore(t, base, base + count, nodes, theta, fref)
+    _restore(t, base, base + count, lowest, theta, fref)
     return count, theta, fref
 
 
 @_kernel()
-def _restore(t, lo, hi, nodes, theta, fref):
+def _restore(t, lo, hi, lowest, theta, fref):
     """Store every bound of the cluster at ``[lo, hi)`` exactly, at ``theta`` and ``F``, from
-    its layout (children after parents); ``nodes`` is scratch indexed by position - lo."""
+    its layout (children after parents). Until then each position's bound and size hold the
+    largest edge and the live count below it; ``lowest`` (scratch, by position - lo) the
+    smallest cut."""
     edge, cut, kind, pos = t[0], t[1], t[2], t[3]
     for i in range(lo, hi):
-        nodes[i - lo].inside, nodes[i - lo].lowest, nodes[i - lo].subtree = -INF, cut[i], 1
+        pos[i].bound, pos[i].subtree, lowest[i - lo] = -INF, 1, cut[i]
     for i in range(hi - 1, lo, -1):
         if kind[i] != DEAD:
-            below, above = nodes[i - lo], nodes[pos[i].parent - lo]
-            above.inside = max(above.inside, edge[i], below.inside)
-            above.lowest, above.subtree = min(above.lowest, below.lowest), \
-                above.subtree + below.subtree
+            below, up = pos[i], pos[i].parent
+            pos[up].bound = max(pos[up].bound, edge[i], below.bound)
+            pos[up].subtree += below.subtree
+            lowest[up - lo] = min(lowest[up - lo], lowest[i - lo])
     for i in range(lo + 1, hi):
         if kind[i] != DEAD:
-            s = nodes[i - lo]
-            _store(edge, kind, pos, i, np.int64(s.subtree),
-                   s.subtree * _side(edge[i], min(cut[i], s.lowest), s.inside), theta, fref)
+            s = np.int64(pos[i].subtree)
+            _store(edge, kind, pos, i, s,
+                   s * _side(edge[i], min(cut[i], lowest[i - lo]), pos[i].bound), theta, fref)
     _refresh(t, lo, hi)
 
 
@@ -636,7 +639,7 @@ def _open(g, lo, hi, n, term, tol, forced, record, side, arena, theta, fref):
 
 @_kernel()
 def _cut(t, frames, depth, arena, i, record, best, nodes, edges, ptr, nbr, eid, weight, is_cut,
-         stack, order, work):
+         scratch, work):
     """Make the cut above position ``i`` of the top frame's cluster. The larger side stays in
     the frame; the smaller one, if it has two nodes or more, is pushed as a new frame: a
     subtree in place, a rest laid out again at ``arena``. Returns the new depth and arena."""
@@ -673,7 +676,7 @@ def _cut(t, frames, depth, arena, i, record, best, nodes, edges, ptr, nbr, eid, 
     if n - s < 2:
         return depth, arena
     count, theta, fref = _layout(t, rest, arena, nodes, edges, ptr, nbr, eid, weight, is_cut,
-                                 stack, order)
+                                 scratch)
     _open(frames[depth], arena, arena + count, count, best[5], f.tol, ZERO, record, LAST, arena,
           theta, fref)
     return depth + 1, arena + count
@@ -715,10 +718,11 @@ def _resume(t, f, nodes, work):
 
 
 @_kernel()
-def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, stack, order, frames,
+def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, scratch, frames,
               records, components, work, best):
     """Evaluate every cluster of the split tree; returns the numbers of records (clusters that
     are cut) and of components."""
+    order, lowest = scratch[1], scratch[2]
     ptr[:] = 0
     for e in range(edges.shape[0]):
         ptr[edges[e, 0] + 1], ptr[edges[e, 1] + 1] = ptr[edges[e, 0] + 1] + 1, \
@@ -745,7 +749,7 @@ def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, stack
                 nodes[other].depth, n_records = 0, n_records + 1
             continue
         count, theta, fref = _layout(t, start, ZERO, nodes, edges, ptr, nbr, eid, weight, is_cut,
-                                     stack, order)
+                                     scratch)
         components[n_components, 0], components[n_components, 1] = count, -1
         _open(frames[0], ZERO, count, count, -float(count), tie_rtol * count, LAST, -1 - n_components,
               ZERO, NONE, theta, fref)
@@ -759,7 +763,7 @@ def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, stack
                 theta = min(S, D)  # the bounds are stored again at them
                 fref = _side(theta, S, D) if D > 0.0 else 0.0
                 if theta != f.theta or fref != f.fref:
-                    _restore(t, f.lo, f.hi, nodes, theta, fref)
+                    _restore(t, f.lo, f.hi, lowest, theta, fref)
                     f.theta, f.fref = theta, fref
                 f.work = 0
             i = _search(t, f, nodes, work, best) if f.n >= 2 else -1
@@ -776,7 +780,7 @@ def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, stack
             else:
                 records[f.record].child_b = n_records
             depth, arena = _cut(t, frames, depth, arena, i, n_records, best, nodes, edges, ptr, nbr,
-                                eid, weight, is_cut, stack, order, work)
+                                eid, weight, is_cut, scratch, work)
             n_records += 1
         n_components += 1
     return n_records, n_components
@@ -884,14 +888,16 @@ def cut_sequence(n, edges, weights, tie_rtol):
     nodes = np.zeros(n, dtype=NODE)
     ptr = np.empty(n + 1, dtype=np.int32 if 2 * m < 2**31 else np.int64)
     nbr, eid = np.empty(2 * m, dtype=np.int32), np.empty(2 * m, dtype=np.int32)
-    is_cut, stack, order = np.zeros(m, np.uint8), np.empty(n, np.int32), np.empty(n, ptr.dtype)
+    is_cut, lowest = np.zeros(m, np.uint8), np.empty(n)  # stack and order share lowest's memory
+    stack = lowest.view(np.int32)[:n]
+    order = lowest.view(np.int32)[n:] if ptr.dtype == np.int32 else np.empty(n, np.int64)
     frames = np.zeros(80, dtype=FRAME)  # a frame's cluster is at most half the one below
     records = np.zeros(max(m, 1), dtype=RECORD)
     components = np.zeros((n - m, 2), dtype=np.int64)  # a forest has n - m components
     work, best = np.zeros(4096, dtype=np.int64), np.zeros(512)
     n_records, n_components = _clusters(t, n, edges, weights, tie_rtol, nodes, ptr, nbr, eid,
-                                        is_cut, stack, order, frames, records, components,
-                                        work, best)
+                                        is_cut, (stack, order, lowest), frames, records,
+                                        components, work, best)
     del t, nodes, nbr, eid, stack, ptr
     records = records[:n_records]
     by_gain = np.argsort(records["gain"], kind="stable")
