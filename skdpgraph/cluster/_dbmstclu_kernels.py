@@ -324,7 +324,7 @@ def _store(edge, kind, pos, i, s, sv, theta, fref):
 
 
 @_kernel()
-def _layout(t, start, base, nodes, edges, ptr, nbr, eid, weight, is_cut, scratch):
+def _layout(t, start, base, nodes, edges, ptr, eid, weight, is_cut, scratch):
     """Lay out the cluster of node ``start`` (its component of the forest without the cut
     edges) from position ``base``, rooted at an end of its heaviest edge, heavy children
     first; returns (size, theta, F) of its bounds. ``scratch``: (stack, order, lowest),
@@ -341,7 +341,8 @@ def _layout(t, start, base, nodes, edges, ptr, nbr, eid, weight, is_cut, scratch
             for j in range(ptr[u], ptr[u + 1]):
                 e = eid[j]
                 if e != nodes[u].parent_edge and not is_cut[e]:
-                    nodes[nbr[j]].parent_edge, stack[top], top = e, nbr[j], top + 1
+                    v = edges[e, 0] + edges[e, 1] - u
+                    nodes[v].parent_edge, stack[top], top = e, v, top + 1
                     if sweep == 0 and weight[e] > heaviest:
                         heaviest, start = weight[e], u
         root = start
@@ -364,8 +365,9 @@ def _layout(t, start, base, nodes, edges, ptr, nbr, eid, weight, is_cut, scratch
             x.parent = nodes[edges[e, 0] + edges[e, 1] - u].position
         i += 1
         for j in range(ptr[u], ptr[u + 1]):
-            v = nbr[j]
-            if eid[j] != e and not is_cut[eid[j]] and v != nu.heavy:
+            c = eid[j]
+            v = edges[c, 0] + edges[c, 1] - u
+            if c != e and not is_cut[c] and v != nu.heavy:
                 nodes[v].head, nodes[v].depth, stack[top], top = v, nu.depth + 1, v, top + 1
         if nu.heavy >= 0:
             nodes[nu.heavy].head, nodes[nu.heavy].depth = nu.head, nu.depth + 1
@@ -638,7 +640,7 @@ def _open(g, lo, hi, n, term, tol, forced, record, side, arena, theta, fref):
 
 
 @_kernel()
-def _cut(t, frames, depth, arena, i, record, best, nodes, edges, ptr, nbr, eid, weight, is_cut,
+def _cut(t, frames, depth, arena, i, record, best, nodes, edges, ptr, eid, weight, is_cut,
          scratch, work):
     """Make the cut above position ``i`` of the top frame's cluster. The larger side stays in
     the frame; the smaller one, if it has two nodes or more, is pushed as a new frame: a
@@ -675,7 +677,7 @@ def _cut(t, frames, depth, arena, i, record, best, nodes, edges, ptr, nbr, eid, 
     f.lo, f.hi, f.n, f.term, f.record, f.side = i, end, s, best[4], record, 0
     if n - s < 2:
         return depth, arena
-    count, theta, fref = _layout(t, rest, arena, nodes, edges, ptr, nbr, eid, weight, is_cut,
+    count, theta, fref = _layout(t, rest, arena, nodes, edges, ptr, eid, weight, is_cut,
                                  scratch)
     _open(frames[depth], arena, arena + count, count, best[5], f.tol, ZERO, record, LAST, arena,
           theta, fref)
@@ -718,7 +720,7 @@ def _resume(t, f, nodes, work):
 
 
 @_kernel()
-def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, scratch, frames,
+def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, eid, is_cut, scratch, frames,
               records, components, work, best):
     """Evaluate every cluster of the split tree; returns the numbers of records (clusters that
     are cut) and of components."""
@@ -732,12 +734,13 @@ def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, scrat
         order[u], nodes[u].depth, nodes[u].cut = ptr[u], -1, INF
     for e in range(edges.shape[0]):
         for u in (edges[e, 0], edges[e, 1]):
-            nbr[order[u]], eid[order[u]], order[u] = edges[e, 0] + edges[e, 1] - u, e, order[u] + 1
+            eid[order[u]], order[u] = e, order[u] + 1
     n_records = n_components = ZERO
     for start in range(n):  # components by smallest node, laid out at 0 one after the other
         if nodes[start].depth >= 0:
             continue
-        other = nbr[ptr[start]] if ptr[start + 1] - ptr[start] == 1 else -1
+        e = eid[ptr[start]] if ptr[start + 1] - ptr[start] == 1 else -1
+        other = edges[e, 0] + edges[e, 1] - start if e >= 0 else -1
         if ptr[start + 1] == ptr[start] or (other >= 0 and ptr[other + 1] - ptr[other] == 1):
             # an isolated node, or two nodes: their one cut has value 1 * 1 + 1 * 1
             components[n_components, 0] = 1 if other < 0 else 2
@@ -748,7 +751,7 @@ def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, scrat
                 r.gain, r.rank, r.child_a, r.child_b = 2.0 - (-2.0), eid[ptr[start]], -1, -1
                 nodes[other].depth, n_records = 0, n_records + 1
             continue
-        count, theta, fref = _layout(t, start, ZERO, nodes, edges, ptr, nbr, eid, weight, is_cut,
+        count, theta, fref = _layout(t, start, ZERO, nodes, edges, ptr, eid, weight, is_cut,
                                      scratch)
         components[n_components, 0], components[n_components, 1] = count, -1
         _open(frames[0], ZERO, count, count, -float(count), tie_rtol * count, LAST, -1 - n_components,
@@ -779,7 +782,7 @@ def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, nbr, eid, is_cut, scrat
                 records[f.record].child_a = n_records
             else:
                 records[f.record].child_b = n_records
-            depth, arena = _cut(t, frames, depth, arena, i, n_records, best, nodes, edges, ptr, nbr,
+            depth, arena = _cut(t, frames, depth, arena, i, n_records, best, nodes, edges, ptr,
                                 eid, weight, is_cut, scratch, work)
             n_records += 1
         n_components += 1
@@ -887,7 +890,7 @@ def cut_sequence(n, edges, weights, tie_rtol):
         t[5][name] = -1 if "rank" in name else -INF
     nodes = np.zeros(n, dtype=NODE)
     ptr = np.empty(n + 1, dtype=np.int32 if 2 * m < 2**31 else np.int64)
-    nbr, eid = np.empty(2 * m, dtype=np.int32), np.empty(2 * m, dtype=np.int32)
+    eid = np.empty(2 * m, dtype=np.int32)  # the edges at each node, by node
     is_cut, lowest = np.zeros(m, np.uint8), np.empty(n)  # stack and order share lowest's memory
     stack = lowest.view(np.int32)[:n]
     order = lowest.view(np.int32)[n:] if ptr.dtype == np.int32 else np.empty(n, np.int64)
@@ -895,10 +898,10 @@ def cut_sequence(n, edges, weights, tie_rtol):
     records = np.zeros(max(m, 1), dtype=RECORD)
     components = np.zeros((n - m, 2), dtype=np.int64)  # a forest has n - m components
     work, best = np.zeros(4096, dtype=np.int64), np.zeros(512)
-    n_records, n_components = _clusters(t, n, edges, weights, tie_rtol, nodes, ptr, nbr, eid,
+    n_records, n_components = _clusters(t, n, edges, weights, tie_rtol, nodes, ptr, eid,
                                         is_cut, (stack, order, lowest), frames, records,
                                         components, work, best)
-    del t, nodes, nbr, eid, stack, ptr
+    del t, nodes, eid, stack, ptr
     records = records[:n_records]
     by_gain = np.argsort(records["gain"], kind="stable")
     slot = np.empty(n_records, dtype=np.int64)
