@@ -270,6 +270,15 @@ def _find(t, a, b, mode, value, last, buf):
     return -1
 
 
+@_kernel()
+def _cover(lo, hi, leaves):
+    """(the lowest segment over positions ``[lo, hi)``, its number of blocks)."""
+    first_block, last_block, span = lo // BLOCK, (hi - 1) // BLOCK, 1
+    while first_block // span != last_block // span:
+        span *= 2
+    return (leaves + first_block) // span, span
+
+
 # --------------------------------------------------------------------- tree paths
 @_kernel()
 def _head(pos, kind, nodes, u, lo, hi):
@@ -564,9 +573,8 @@ def _search(t, f, nodes, work, best):
         stop = nodes[_lca(t, nodes, lca_s, lca_d, lo, hi)].depth + 1 if lca_d != root else top_depth
         end = _path_ranges(t, nodes, lca_s, stop, lo, hi, work, end_d)
     best[0], best[1], best[2], best[7] = -INF, -1.0, -1.0, 0.0
-    first_block, last_block, span, chain_bound = lo // BLOCK, (hi - 1) // BLOCK, 1, INF
-    while first_block // span != last_block // span:
-        span *= 2
+    k0, span = _cover(lo, hi, leaves)
+    first_block, last_block, chain_bound = lo // BLOCK, (hi - 1) // BLOCK, INF
     for phase in range(2):
         if phase == 1 and best[0] == -INF:
             return -1
@@ -599,7 +607,7 @@ def _search(t, f, nodes, work, best):
                     _offer(t, f, c, phase, best, D, S, chain_d, chain_s)
                 c = _find(t, c + 1, work[j + 1] + 1, FIND_EDGE, S, FIRST, work)
         # branch and bound over the segment tree, from the lowest segment over the cluster
-        k0, sp = (leaves + first_block) // span, DFS + 3
+        sp = DFS + 3
         work[DFS], work[DFS + 1], work[DFS + 2] = k0, first_block - first_block % span, span
         best[KEYS] = _key(edge, kind, pos, query, search, k0, NONE, phase, best, floor, f.tol, n,
                           S, D, corr, slack, exact)
@@ -693,17 +701,20 @@ def _resume(t, f, nodes, work):
     ``L`` a lower bound of their dispersion, may pass the bound; then the cut's parent."""
     pos, up, top = t[3], f.cut_parent, -1
     if up != f.lo:
-        node = pos[up].node
+        node, cover = pos[up].node, t[4][_cover(f.lo, f.hi, t[6])[0]]
         for mode in range(FIND_EDGE, FIND_CUT + 1 if f.cut_weight > f.cut_min else FIND_CUT):
             value, depth = f.cut_max if mode == FIND_EDGE else f.cut_min, -1
-            j = _find(t, f.lo, f.cut, mode, value, LAST, work)
-            if j >= 0 and pos[j].end > f.cut:  # an ancestor of the cut
-                depth = nodes[pos[j].node].depth - (1 if mode == FIND_EDGE else 0)
-            elif j >= 0:
-                depth = nodes[_lca(t, nodes, pos[j].node, node, f.lo, f.hi)].depth
-            j = _find(t, f.cut_end, f.hi, mode, value, FIRST, work)
-            if j >= 0:
-                depth = max(depth, nodes[_lca(t, nodes, pos[j].node, node, f.lo, f.hi)].depth)
+            if mode == FIND_CUT and top < 0:
+                break  # the run goes up to the root whatever the cuts
+            if cover.edge >= value if mode == FIND_EDGE else cover.cut <= value:  # else none
+                j = _find(t, f.lo, f.cut, mode, value, LAST, work)
+                if j >= 0 and pos[j].end > f.cut:  # an ancestor of the cut
+                    depth = nodes[pos[j].node].depth - (1 if mode == FIND_EDGE else 0)
+                elif j >= 0:
+                    depth = nodes[_lca(t, nodes, pos[j].node, node, f.lo, f.hi)].depth
+                j = _find(t, f.cut_end, f.hi, mode, value, FIRST, work)
+                if j >= 0:
+                    depth = max(depth, nodes[_lca(t, nodes, pos[j].node, node, f.lo, f.hi)].depth)
             top = depth if mode == FIND_EDGE else min(top, depth)
         low = max(_aggregate(t, up + 1, np.int64(pos[up].end), NO)[1], t[0][up])
         threshold = (1.0 + f.fref) * low * (1.0 - 1e-9) if low > 0.0 else -INF
