@@ -42,6 +42,7 @@ ZERO, NONE = np.int64(0), np.int64(-1)  # cut <= value, any
 INF = np.inf
 CHAIN, BISECT, DFS, PATH, FIND = (np.int64(k) for k in (64, 256, 1024, 2048, 3000))
 KEYS, CACHE, CACHED = 64, 256, 48  # of the float buffer: search stack keys, evaluations
+EVALUATED, PRUNED = 8, 9  # of the float buffer: phase 0's evaluations, largest bound set aside
 
 POSITION = np.dtype([("bound", "f8"), ("subtree", "i4"), ("rank", "i4"), ("node", "i4"),
                      ("end", "i4"), ("parent", "i4")])
@@ -449,7 +450,7 @@ def _evaluate(t, i, f, D, S, chain_d, chain_s):
 def _key(edge, kind, pos, query, search, k, i, phase, best, floor, tol, n, S, D, corr, slack,
          exact):
     """Of segment ``k`` (``i < 0``) or position ``i``. Phase 0: an upper bound of the value,
-    ``-inf`` if it cannot raise the top ``best[0]``. Phase 1: the largest rank it may hold
+    as is. Phase 1: the largest rank it may hold
     within ``tol`` of the top, -1 if none above the best rank ``best[2]``. Leaves, and HIGH
     candidates when ``exact``, have exact values that grow with their key (edge, bound): those
     at a segment's largest key are all within the tolerance when those at its next smaller key
@@ -472,8 +473,7 @@ def _key(edge, kind, pos, query, search, k, i, phase, best, floor, tol, n, S, D,
     high_value = high + n * g + size * corr + (0.0 if exact else slack) if high > -INF else -INF
     low_value = low + max(n - size, 1) * _side(low_edge, S, D) + slack if low > -INF else -INF
     if phase == 0:
-        bound = max(leaf_value, high_value, low_value)
-        return bound if bound >= floor and bound > best[0] else -INF
+        return max(leaf_value, high_value, low_value)
     cutoff, key = best[0] - tol, -1
     if low_value >= cutoff and rank > best[2]:
         key = rank
@@ -518,15 +518,17 @@ def _range_bound(t, ranges, first, end, lo, hi, n, D, slack):
 def _offer(t, f, i, phase, best, D, S, chain_d, chain_s):
     """Evaluate candidate ``i``: phase 0 raises the top ``best[0]``, phase 1 keeps the largest
     rank within the tolerance of it (``best[1:7]``: position, rank, r, s V_in,
-    (n - s) V_out, s). Phase 0's values are kept for phase 1 (``best[CACHE:]``)."""
+    (n - s) V_out, s). Phase 0's values are kept for phase 1 (``best[CACHE:]``, the first
+    ``CACHED``; ``best[7]`` of them, ``best[EVALUATED]`` in all)."""
     at = -1
-    for j in range(int(best[7]) if phase else 0):
+    for j in range(int(best[7])):
         at = CACHE + 5 * j if best[CACHE + 5 * j] == i else at
     if at >= 0:
         r, sv, tb, s = best[at + 1], best[at + 2], best[at + 3], best[at + 4]
     else:
         r, sv, tb, s = _evaluate(t, i, f, D, S, chain_d, chain_s)
         f.work += 8
+        best[EVALUATED] += 1.0 if phase == 0 else 0.0
         if phase == 0 and best[7] < CACHED:
             at = CACHE + 5 * int(best[7])
             best[at], best[at + 1], best[at + 2], best[at + 3], best[at + 4] = i, r, sv, tb, s
@@ -539,7 +541,13 @@ def _offer(t, f, i, phase, best, D, S, chain_d, chain_s):
 
 @_kernel()
 def _passes(bound, phase, best, floor, tol):
-    return bound >= floor and bound > best[0] if phase == 0 else bound >= best[0] - tol
+    """Whether a bound lets its candidates matter; phase 0 keeps the largest it sets aside."""
+    if phase == 1:
+        return bound >= best[0] - tol
+    if bound >= floor and bound > best[0]:
+        return True
+    best[PRUNED] = max(best[PRUNED], bound)
+    return False
 
 
 @_kernel()
@@ -572,12 +580,20 @@ def _search(t, f, nodes, work, best):
     if lca_s != root and lca_s != lca_d:
         stop = nodes[_lca(t, nodes, lca_s, lca_d, lo, hi)].depth + 1 if lca_d != root else top_depth
         end = _path_ranges(t, nodes, lca_s, stop, lo, hi, work, end_d)
-    best[0], best[1], best[2], best[7] = -INF, -1.0, -1.0, 0.0
+    best[0], best[1], best[2], best[7], best[EVALUATED], best[PRUNED] = -INF, -1.0, -1.0, 0.0, \
+        0.0, -INF
     k0, span = _cover(lo, hi, leaves)
     first_block, last_block, chain_bound = lo // BLOCK, (hi - 1) // BLOCK, INF
     for phase in range(2):
         if phase == 1 and best[0] == -INF:
             return -1
+        if phase == 1 and not f.forced and best[0] - f.term < -2.0 * f.tol:
+            return -1  # no candidate within the tolerance of the top is a cut
+        if phase == 1 and best[PRUNED] < best[0] - f.tol and best[EVALUATED] == best[7]:
+            for j in range(int(best[7])):  # phase 0 evaluated every candidate within the
+                _offer(t, f, np.int64(best[CACHE + 5 * j]), phase, best, D, S, chain_d,
+                       chain_s)  # tolerance and kept them all: phase 1 is among those
+            break
         if lca_d != root:
             _offer(t, f, chain_d, phase, best, D, S, chain_d, chain_s)
         # the D-chain: all its ranges at once (the same bound in both phases), then range by
@@ -614,8 +630,8 @@ def _search(t, f, nodes, work, best):
         while sp > DFS:
             sp -= 3
             k, fb, nb, key = work[sp], work[sp + 1], work[sp + 2], best[KEYS + (sp - DFS) // 3]
-            if (fb > last_block or fb + nb <= first_block or search[k].rank < 0 or key == -INF
-                    or key <= (best[0] if phase == 0 else best[2])):
+            if fb > last_block or fb + nb <= first_block or search[k].rank < 0 or not (
+                    _passes(key, phase, best, floor, f.tol) if phase == 0 else key > best[2]):
                 continue  # the key when pushed is still a bound
             f.work += 1
             if nb > 1:
@@ -633,7 +649,7 @@ def _search(t, f, nodes, work, best):
                 if kind[i] >= HIGH:
                     key = _key(edge, kind, pos, query, search, ZERO, i, phase, best, floor, f.tol, n,
                                S, D, corr, slack, exact)
-                    if key > -INF and key > (best[0] if phase == 0 else best[2]):
+                    if _passes(key, phase, best, floor, f.tol) if phase == 0 else key > best[2]:
                         _offer(t, f, i, phase, best, D, S, chain_d, chain_s)
     return -1 if not f.forced and best[3] - f.term < -2.0 * f.tol else int(best[1])
 
