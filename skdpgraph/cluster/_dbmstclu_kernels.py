@@ -22,9 +22,10 @@ bound of ``s V_in`` (``s V_in - s F`` for the HIGH edges, of weight at least
 ``theta = min(S, D)``, whose ``g`` is the constant ``F``), clamped at 0: a cut below a node
 that leaves its largest edge and smallest cut as they were cannot raise its ``s V_in`` above
 it, so only the ancestors whose extremes the cut took are evaluated again. Branch and bound
-over the segment tree finds the largest value, then the largest rank within the tolerance;
-leaves, and every candidate when ``F = 0``, are bounded exactly, so that thousands of exact
-ties cost O(log n). The other candidates, ancestors of every edge of weight ``D`` or of
+over the segment tree finds the largest value, then the largest rank within the tolerance
+(a second pass only if the first set aside a bound within the tolerance or evaluated more
+candidates than it keeps); leaves, and every candidate when ``F = 0``, are bounded exactly,
+so that thousands of exact ties cost O(log n). The other candidates, ancestors of every edge of weight ``D`` or of
 every node of cut ``S``, are bounded as root paths. The bounds are stored again at the
 current ``theta`` and ``F`` once those are stable and the searches have cost a pass.
 """
