@@ -42,6 +42,7 @@ FIRST, LAST, NO, YES = np.int64(0), np.int64(1), np.bool_(False), np.bool_(True)
 ZERO, NONE = np.int64(0), np.int64(-1)  # cut <= value, any
 INF = np.inf
 CHAIN, BISECT, DFS, PATH, FIND = (np.int64(k) for k in (64, 256, 1024, 2048, 3000))
+FEW = 16  # clusters waiting in the replay that are scanned rather than kept in its tree
 KEYS, CACHE, CACHED = 64, 256, 48  # of the float buffer: search stack keys, evaluations
 EVALUATED, PRUNED = 8, 9  # of the float buffer: phase 0's evaluations, largest bound set aside
 
@@ -834,12 +835,13 @@ def _set(tree, rank, slot, present):
 
 @_kernel()
 def _replay(records, components, n_components, tie_rtol, order, slot, gain, rank, tree, held,
-            cuts, path):
+            few, cuts, path):
     """Algorithm 1's greedy over the split tree, component by component: the cluster of
     largest gain is cut (among gains within ``tol`` of it, the one of largest rank) while the
     index is below 1 - tol and, after the forced first cut, the gain is at least -tol. The
     records sorted by gain (``order``, inverse ``slot``) are the leaves of a segment tree that
-    keeps the present slot of largest rank. Returns the number of cuts."""
+    keeps the present slot of largest rank, once more than ``FEW`` clusters wait at a time
+    (until then they are scanned). Returns the number of cuts."""
     size, total, k = tree.size // 2, 0.0, 0
     for c in range(n_components):
         total += 1.0 if components[c, 0] == 1 else -float(components[c, 0])
@@ -847,31 +849,51 @@ def _replay(records, components, n_components, tie_rtol, order, slot, gain, rank
         n_c = components[c, 0]
         if n_c < 2:
             continue
-        tol, s_comp, first, held[0], n_held = tie_rtol * n_c, -float(n_c), True, \
-            slot[components[c, 1]], 1
-        _set(tree, rank, held[0], YES)
-        while s_comp < n_c - tol and tree[1] >= 0:
-            j = 1
-            while j < size:  # the present slot of largest gain
-                j = 2 * j + 1 if tree[2 * j + 1] >= 0 else 2 * j
-            if not first and gain[j - size] < -tol:
-                break
-            lo, hi, pick = np.searchsorted(gain, gain[j - size] - tol) + size, 2 * size, NONE
-            while lo < hi:
-                if lo & 1:
-                    pick, lo = _better(rank, pick, tree[lo]), lo + 1
-                if hi & 1:
-                    hi -= 1
-                    pick = _better(rank, pick, tree[hi])
-                lo, hi = lo >> 1, hi >> 1
-            _set(tree, rank, pick, NO)
+        tol, s_comp, first, n_held = tie_rtol * n_c, -float(n_c), True, 0
+        few[0], n_few = slot[components[c, 1]], 1
+        while s_comp < n_c - tol and (n_few > 0 if n_held == 0 else tree[1] >= 0):
+            if n_held == 0:  # scanned: the largest gain, then the largest rank within tol
+                top = -INF
+                for j in range(n_few):
+                    top = max(top, gain[few[j]])
+                if not first and top < -tol:
+                    break
+                at = -1
+                for j in range(n_few):
+                    if gain[few[j]] >= top - tol and (at < 0 or rank[few[j]] > rank[few[at]]):
+                        at = j
+                pick, few[at], n_few = few[at], few[n_few - 1], n_few - 1
+            else:
+                j = 1
+                while j < size:  # the present slot of largest gain
+                    j = 2 * j + 1 if tree[2 * j + 1] >= 0 else 2 * j
+                if not first and gain[j - size] < -tol:
+                    break
+                lo, hi, pick = np.searchsorted(gain, gain[j - size] - tol) + size, 2 * size, NONE
+                while lo < hi:
+                    if lo & 1:
+                        pick, lo = _better(rank, pick, tree[lo]), lo + 1
+                    if hi & 1:
+                        hi -= 1
+                        pick = _better(rank, pick, tree[hi])
+                    lo, hi = lo >> 1, hi >> 1
+                _set(tree, rank, pick, NO)
             r, first = records[order[pick]], False
             s_comp, total = s_comp + r.gain, total + r.gain
             cuts[k], path[k], k = r.rank, total, k + 1
             for child in (r.child_a, r.child_b):
-                if child >= 0:
-                    held[n_held], n_held = slot[child], n_held + 1
-                    _set(tree, rank, slot[child], YES)
+                if child < 0:
+                    continue
+                if n_held == 0 and n_few < FEW:
+                    few[n_few], n_few = slot[child], n_few + 1
+                    continue
+                if n_held == 0:  # too many to scan: into the tree
+                    for j in range(n_few):
+                        held[j] = few[j]
+                        _set(tree, rank, few[j], YES)
+                    n_held, n_few = n_few, 0
+                held[n_held], n_held = slot[child], n_held + 1
+                _set(tree, rank, slot[child], YES)
         for j in range(n_held):
             _set(tree, rank, held[j], NO)
     return k
@@ -938,6 +960,7 @@ def cut_sequence(n, edges, weights, tie_rtol):
     k = _replay(records, components, n_components, tie_rtol, by_gain, slot,
                 records["gain"][by_gain], records["rank"][by_gain].astype(np.int64),
                 np.full(2 << max(n_records - 1, 0).bit_length(), -1, dtype=np.int64),
-                np.empty(max(n_records, 1), dtype=np.int64), cuts, path)
+                np.empty(max(n_records, 1), dtype=np.int64), np.empty(FEW, dtype=np.int64), cuts,
+                path)
     _labels(n, edges, cuts[:k], is_cut, order, labels)
     return cuts[:k], path[:k], labels

@@ -165,3 +165,21 @@ def test_two_node_components_and_isolated_nodes():
     assert res.n_clusters == n
     assert res.cut_edges[:, 0].tolist() == u.tolist()
     assert res.dbcvi == 1.0 and res.dbcvi_path[-1] == 1.0
+
+
+@pytest.mark.parametrize("tied", [False, True])
+@pytest.mark.parametrize("seed", range(2))
+def test_many_clusters_waiting_for_the_greedy(seed, tied):
+    # A star of 40 two-node arms on heavy edges: every arm is cut off before any pair is
+    # split (tiny gains, exactly tied with ``tied``), so 40 clusters wait for the greedy at
+    # once (the replay scans a few and keeps more in its segment tree).
+    rng = np.random.default_rng([43, seed])
+    pairs = 40
+    a = 1 + 2 * np.arange(pairs)
+    u, v = np.concatenate([np.zeros(pairs, dtype=np.int64), a]), np.concatenate([a, a + 1])
+    inner = np.full(pairs, 0.05) if tied else rng.random(pairs) * 0.1
+    w = np.concatenate([10.0 + rng.random(pairs), inner])
+    order = np.lexsort((v, u))
+    n_cuts = _check_against_reference(2 * pairs + 1, np.column_stack([u[order], v[order]]),
+                                      w[order])
+    assert n_cuts == 2 * pairs
