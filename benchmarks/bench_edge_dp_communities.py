@@ -55,8 +55,8 @@ the saved results. ``--scale-central``: the label propagation on a
 1,000,000-node graph with 10,000,000 edges (time and peak memory).
 
 ``--oracle``: belief propagation on the randomized-response release of the
-3,000-node LFR graph started from the planted communities (the local
-route's ceiling).
+3,000-node LFR graph (epsilon 3 and 4) and of three 1,000-node LFR graphs
+(epsilon 3) started from the planted communities (the local route's ceiling).
 
 Run: ``python benchmarks/bench_edge_dp_communities.py [--quick | --small-only | --large-only |
 --goals | --frontier | --figure | --scale-central | --oracle] [--seeds N]``; ``--help``
@@ -319,23 +319,25 @@ def goals(n_graphs=3, n_releases=3, max_added=2e7, only=None, epsilons_of=None,
             print(f"| {route} | " + " | ".join(row) + " |", flush=True)
 
 
-def oracle(n_graphs=1, n_releases=2):
+def oracle(cases=((3000, (3, 4), 1, 2), (1000, (3,), 3, 2))):
     """The local route's ceiling: belief propagation on the randomized-response
-    release started from the planted communities (LFR 3,000 nodes, mixing 0.1)."""
-    for eps in (3, 4):
-        aris = []
-        for g in range(n_graphs):
-            A, y = lfr(3000, 0.1, 1000 + g)
-            p = randomized_response_probability(eps)
-            for r in range(n_releases):
-                released = flip_edges(A, 2 * p, random_state=100 * g + r)
-                lab = _quiet_fit(lambda: belief_propagation_communities(
-                    released, y, flip_probability=p))
-                aris.append(adjusted_rand_score(y, lab))
-                print(f"  graph {g}, release {r}: ARI {aris[-1]:.3f}", flush=True)
-        print(f"LFR 3,000, eps={eps}: belief propagation from the planted communities, "
-              f"median ARI {np.median(aris):.2f} (range {min(aris):.2f}-{max(aris):.2f}, "
-              f"{len(aris)} releases)", flush=True)
+    release started from the planted communities (LFR graphs, mixing 0.1), for each
+    (nodes, epsilons, graphs, releases per graph) of ``cases``."""
+    for n, epsilons, n_graphs, n_releases in cases:
+        for eps in epsilons:
+            aris = []
+            for g in range(n_graphs):
+                A, y = lfr(n, 0.1, 1000 + g)
+                p = randomized_response_probability(eps)
+                for r in range(n_releases):
+                    released = flip_edges(A, 2 * p, random_state=100 * g + r)
+                    lab = _quiet_fit(lambda: belief_propagation_communities(
+                        released, y, flip_probability=p))
+                    aris.append(adjusted_rand_score(y, lab))
+                    print(f"  graph {g}, release {r}: ARI {aris[-1]:.3f}", flush=True)
+            print(f"LFR {n:,}, eps={eps}: belief propagation from the planted communities, "
+                  f"median ARI {np.median(aris):.2f} (range {min(aris):.2f}-{max(aris):.2f}, "
+                  f"{len(aris)} releases)", flush=True)
 
 
 def ks_epsilon(n, k, d_in, d_out):
