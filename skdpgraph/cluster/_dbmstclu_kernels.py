@@ -25,8 +25,8 @@ it, so only the ancestors whose extremes the cut took are evaluated again. Branc
 over the segment tree finds the largest value, then the largest rank within the tolerance
 (a second pass only if the first set aside a bound within the tolerance or evaluated more
 candidates than it keeps); leaves, and every candidate when ``F = 0``, are bounded exactly,
-so that thousands of exact ties cost O(log n). The other candidates, ancestors of every edge of weight ``D`` or of
-every node of cut ``S``, are bounded as root paths. The bounds are stored again at the
+so that thousands of exact ties cost O(log n). The other candidates, ancestors of every edge
+of weight ``D`` or of every node of cut ``S``, are bounded as root paths. The bounds are stored again at the
 current ``theta`` and ``F`` once those are stable and the searches have cost a pass.
 """
 
@@ -449,11 +449,10 @@ def _evaluate(t, i, f, D, S, chain_d, chain_s):
 
 # --------------------------------------------------------------------- search
 @_kernel()
-def _key(edge, kind, pos, query, search, k, i, phase, best, floor, tol, n, S, D, corr, slack,
-         exact):
-    """Of segment ``k`` (``i < 0``) or position ``i``. Phase 0: an upper bound of the value,
-    as is. Phase 1: the largest rank it may hold
-    within ``tol`` of the top, -1 if none above the best rank ``best[2]``. Leaves, and HIGH
+def _key(edge, kind, pos, query, search, k, i, phase, best, tol, n, S, D, corr, slack, exact):
+    """Of segment ``k`` (``i < 0``) or position ``i``. Phase 0: an upper bound of the value.
+    Phase 1: the largest rank it may hold within ``tol`` of the top, -1 if none above the best
+    rank ``best[2]``. Leaves, and HIGH
     candidates when ``exact``, have exact values that grow with their key (edge, bound): those
     at a segment's largest key are all within the tolerance when those at its next smaller key
     are not, and then their largest rank is known."""
@@ -627,7 +626,7 @@ def _search(t, f, nodes, work, best):
         # branch and bound over the segment tree, from the lowest segment over the cluster
         sp = DFS + 3
         work[DFS], work[DFS + 1], work[DFS + 2] = k0, first_block - first_block % span, span
-        best[KEYS] = _key(edge, kind, pos, query, search, k0, NONE, phase, best, floor, f.tol, n,
+        best[KEYS] = _key(edge, kind, pos, query, search, k0, NONE, phase, best, f.tol, n,
                           S, D, corr, slack, exact)
         while sp > DFS:
             sp -= 3
@@ -638,9 +637,9 @@ def _search(t, f, nodes, work, best):
             f.work += 1
             if nb > 1:
                 nb //= 2
-                right = _key(edge, kind, pos, query, search, 2 * k + 1, NONE, phase, best, floor,
+                right = _key(edge, kind, pos, query, search, 2 * k + 1, NONE, phase, best,
                              f.tol, n, S, D, corr, slack, exact)
-                left = _key(edge, kind, pos, query, search, 2 * k, NONE, phase, best, floor, f.tol,
+                left = _key(edge, kind, pos, query, search, 2 * k, NONE, phase, best, f.tol,
                             n, S, D, corr, slack, exact)
                 first = 2 * k + 1 if right > left else 2 * k  # explored first: pushed last
                 for child in (4 * k + 1 - first, first):
@@ -649,7 +648,7 @@ def _search(t, f, nodes, work, best):
                 continue
             for i in range(max(lo, fb * BLOCK), min(hi, fb * BLOCK + BLOCK)):
                 if kind[i] >= HIGH:
-                    key = _key(edge, kind, pos, query, search, ZERO, i, phase, best, floor, f.tol, n,
+                    key = _key(edge, kind, pos, query, search, ZERO, i, phase, best, f.tol, n,
                                S, D, corr, slack, exact)
                     if _passes(key, phase, best, floor, f.tol) if phase == 0 else key > best[2]:
                         _offer(t, f, i, phase, best, D, S, chain_d, chain_s)
