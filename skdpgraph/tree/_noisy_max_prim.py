@@ -23,9 +23,9 @@ law in ``O(|E| log |V|)`` time and ``O(|V| + |E|)`` memory, whatever its size.
 """
 
 from ..privacy import check_neighborhood, noisy_max_prim_scale
-from ..utils import check_random_state, n_components
+from ..utils import check_random_state
 from ._base import as_graph
-from ._pamst import exponential_prim
+from ._pamst import _components, exponential_prim
 from ..utils._docs import fill_doc
 
 
@@ -90,7 +90,8 @@ def noisy_max_prim_tree(graph, epsilon=None, *, sensitivity, neighborhood="linf"
                          delta=delta, rho=rho)  # validates before the data is read
     graph = as_graph(graph, check_input)
     rng = check_random_state(random_state)
+    components = _components(graph)
     b, _ = noisy_max_prim_scale(sensitivity=sensitivity,
-                                n_tree_edges=graph.shape[0] - n_components(graph),
+                                n_tree_edges=graph.shape[0] - components[0],
                                 epsilon=epsilon, delta=delta, rho=rho)
-    return exponential_prim(graph, 1.0 / b, rng)
+    return exponential_prim(graph, 1.0 / b, rng, components=components)

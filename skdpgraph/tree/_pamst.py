@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components, dijkstra
+from scipy.sparse.csgraph import dijkstra
 
 from ..privacy import (
     check_neighborhood,
@@ -189,9 +189,10 @@ def pamst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None, rh
     _check_method(method)
     graph = as_graph(graph, check_input)
     rng = check_random_state(random_state)
-    n_steps = graph.shape[0] - _components(graph)[0]
+    components = _components(graph)
+    n_steps = graph.shape[0] - components[0]
     return exponential_prim(graph, pamst_step_epsilon(n_steps, epsilon, rho) / (2.0 * mu), rng,
-                            method=method)
+                            method=method, components=components)
 
 
 #: Samplers of :func:`exponential_prim` on sparse graphs.
@@ -204,14 +205,16 @@ def _check_method(method):
 
 
 def _components(graph):
+    """``(n_components, labels)`` of a canonical graph (labels ``None`` if dense),
+    numbered by smallest node."""
     if not sp.issparse(graph):
         return 1, None
-    # Strong components of a symmetric graph are its components; scipy
-    # finds them without building the transpose.
-    return connected_components(graph, directed=True, connection="strong")
+    from ..utils._sparse_kernels import csr_components  # numba: imported when used
+
+    return csr_components(graph.indptr, graph.indices)
 
 
-def exponential_prim(graph, c, random_state, method="auto"):
+def exponential_prim(graph, c, random_state, method="auto", components=None):
     """Prim's algorithm whose every step is the exponential mechanism, exactly.
 
     From a uniformly random root in each connected component, ``|V| - 1``
@@ -228,6 +231,9 @@ def exponential_prim(graph, c, random_state, method="auto"):
     random_state : numpy.random.Generator
     method : {"auto", "race", "sequential"}, default="auto"
         Sampler of a sparse graph; see :func:`pamst`.
+    components : tuple, default=None
+        ``(n_components, labels)`` of ``graph`` if the caller has them
+        (computed otherwise).
 
     Returns
     -------
@@ -237,7 +243,7 @@ def exponential_prim(graph, c, random_state, method="auto"):
     _check_method(method)
     rng = random_state
     n = graph.shape[0]
-    n_comp, comp = _components(graph)
+    n_comp, comp = _components(graph) if components is None else components
     if n - n_comp == 0:
         return make_spanning_tree([], [], [], n)
     c = _cap_rate(c, graph)
