@@ -13,8 +13,8 @@ out as far as it can. Prints:
 * ``dbmstclu`` on clean trees: the exact MST of random graphs (10 edges per node) and of
   10-nearest-neighbour graphs of uniform points, 10^6 and 4 x 10^6 edges;
 * ``PrivateMSTClustering`` end to end (validation, release, DBMSTClu) on the random graphs
-  of 10^6 and 4 x 10^6 edges, with PAMST at sensitivity 0.1 (tens of thousands of clusters)
-  and the default tree at sensitivities 0.1 and 0.01;
+  of 10^6 and 4 x 10^6 edges: the default tree at sensitivities 0.1 and 0.01, and every
+  other tree mechanism at sensitivity 0.1 (tens of thousands of clusters);
 * trees of 10^6 nodes whose shape and weights make DBMSTClu cut at every step (weights
   growing away from node 0: the largest edge is cut each time): a path, a V-shaped path
   heavy at both ends (cuts alternate between the ends), a star, a caterpillar whose legs
@@ -179,7 +179,8 @@ def build_cases(quick, shape_nodes):
         cases[f"clean tree, 10-NN graph, {m:.0e} edges"] = ("clean", g, exact_mst(g))
     for m in big:
         g = random_graph(m)
-        for mech, mu in (("pamst", 0.1), ("auto", 0.1), ("auto", 0.01)):
+        for mech, mu in (("pamst", 0.1), ("input_perturbation", 0.1), ("exponential", 0.1),
+                         ("noisy_max_prim", 0.1), ("auto", 0.1), ("auto", 0.01)):
             cases[f"PrivateMSTClustering {mech}, mu {mu}, {m:.0e} edges"] = ("ptclust", g,
                                                                             (mech, mu))
     for name, (u, v, w) in shapes(shape_nodes).items():
@@ -227,13 +228,13 @@ def baseline(directory, cases, repeats):
 
 
 def report(results, before, shape_nodes, base_shapes):
-    head = f"{'case':<52} | {'time s':>7} | {'MST s':>6} | {'x MST':>6} | {'cuts':>7} | "
+    head = f"{'case':<60} | {'time s':>7} | {'MST s':>6} | {'x MST':>6} | {'cuts':>7} | "
     print(head + f"{'peak/CSR':>8} | {'before x MST':>12}")
     for name, r in results.items():
         prior = before.get(name, {}).get("ratio")
         extra = f"{r['memory']:8.2f}" if "memory" in r else (
             f"rnd {r['ratio_random']:4.1f}" if "ratio_random" in r else " " * 8)
-        print(f"{name:<52} | {r['time']:7.3f} | {r['mst']:6.3f} | {r['ratio']:6.2f} | "
+        print(f"{name:<60} | {r['time']:7.3f} | {r['mst']:6.3f} | {r['ratio']:6.2f} | "
               f"{r['cuts']:>7} | {extra:>8} | " + (f"{prior:12.2f}" if prior else ""))
     if base_shapes:
         print(f"\nshapes at {base_shapes:.0e} nodes, before (x MST of the same tree):")
