@@ -26,8 +26,9 @@ over the segment tree finds the largest value, then the largest rank within the 
 (a second pass only if the first set aside a bound within the tolerance or evaluated more
 candidates than it keeps); leaves, and every candidate when ``F = 0``, are bounded exactly,
 so that thousands of exact ties cost O(log n). The other candidates, ancestors of every edge
-of weight ``D`` or of every node of cut ``S``, are bounded as root paths. The bounds are stored again at the
-current ``theta`` and ``F`` once those are stable and the searches have cost a pass.
+of weight ``D`` or of every node of cut ``S``, are bounded as root paths. The bounds are
+stored again at the current ``theta`` and ``F`` once those are stable and the searches have
+cost a pass.
 """
 
 import numpy as np
@@ -690,7 +691,8 @@ def _cut(t, frames, depth, arena, i, record, best, nodes, edges, ptr, eid, weigh
         _open(frames[depth], i, end, np.int64(s), best[4], f.tol, ZERO, record, ZERO, NONE, f.theta,
               f.fref)
         return depth + 1, arena
-    rest, lo, hi = np.int64(pos[f.lo].node), f.lo, f.hi  # the rest: laid out again above; x, the root
+    # the rest: laid out again above, from its root node
+    rest, lo, hi = np.int64(pos[f.lo].node), f.lo, f.hi
     edge[i], cut[i], kind[i] = -INF, min(cut[i], w), ROOT
     if n - s == 1:  # the old root alone
         edge[lo], cut[lo], kind[lo] = -INF, INF, DEAD
@@ -782,8 +784,8 @@ def _clusters(t, n, edges, weight, tie_rtol, nodes, ptr, eid, is_cut, scratch, f
         count, theta, fref = _layout(t, start, ZERO, nodes, edges, ptr, eid, weight, is_cut,
                                      scratch)
         components[n_components, 0], components[n_components, 1] = count, -1
-        _open(frames[0], ZERO, count, count, -float(count), tie_rtol * count, LAST, -1 - n_components,
-              ZERO, NONE, theta, fref)
+        _open(frames[0], ZERO, count, count, -float(count), tie_rtol * count, LAST,
+              -1 - n_components, ZERO, NONE, theta, fref)
         depth, arena = LAST, count
         while depth:
             f = frames[depth - 1]

@@ -120,7 +120,8 @@ def _bp(A, labels, n_iter=60, n_outer=3, damping=0.5, tol=1e-4, *, p=0.0, q=1.0,
             if degree_corrected:
                 # Field on u in r from all nodes but u and u's neighbours.
                 Qt = Q * theta[:, None]
-                field = -scale * theta[:, None] * d[None, :] * (Qt.sum(axis=0)[None, :] - Qt - A @ Qt)
+                field = (-scale * theta[:, None] * d[None, :]
+                         * (Qt.sum(axis=0)[None, :] - Qt - A @ Qt))
             else:
                 # Non-edge term of w for any u: log sum_s q_w,s (1 - P(r, s)).
                 Tn = np.log((1.0 - p_out) - d[None, :] * Q)
@@ -217,7 +218,8 @@ def belief_propagation_communities(perturbed, labels, *, flip_probability=0.0, s
     ------
     skdpgraph.utils.DenseMemoryError
         Before allocating, when the messages and edge factors (two
-        ``(|E'|, k)`` float arrays) would exceed ``skdpgraph.utils.get_config()["max_dense_memory"]``.
+        ``(|E'|, k)`` float arrays) would exceed
+        ``skdpgraph.utils.get_config()["max_dense_memory"]``.
 
     See Also
     --------

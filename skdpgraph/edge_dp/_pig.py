@@ -231,7 +231,9 @@ def suggest_s(density):
 
 
 def graph_density(adjacency):
-    """Edge density ``|E| / (n (n - 1) / 2)`` of a graph (see :func:`skdpgraph.utils.check_adjacency`).
+    """Edge density ``|E| / (n (n - 1) / 2)`` of a graph.
+
+    The graph is anything :func:`skdpgraph.utils.check_adjacency` accepts.
 
     This is a function of the private topology: releasing it (or anything
     computed from it, such as ``suggest_s(graph_density(A))``) is not covered

@@ -293,7 +293,8 @@ def refine_communities(perturbed, labels, *, n_iter=30):
 def _check_n_clusters(n_clusters, n):
     if isinstance(n_clusters, str):
         if n_clusters != "auto":
-            raise ValueError(f"n_clusters must be a positive integer or 'auto'; got {n_clusters!r}.")
+            raise ValueError(
+                f"n_clusters must be a positive integer or 'auto'; got {n_clusters!r}.")
         return "auto"
     if isinstance(n_clusters, bool) or not isinstance(n_clusters, Integral):
         raise TypeError(f"n_clusters must be a positive integer or 'auto'; got {n_clusters!r}.")
@@ -306,7 +307,8 @@ def _check_regularization(regularization):
     if regularization is None or regularization == "auto":
         return regularization
     if isinstance(regularization, str):
-        raise ValueError(f"regularization must be None, 'auto' or a float >= 0; got {regularization!r}.")
+        raise ValueError(
+            f"regularization must be None, 'auto' or a float >= 0; got {regularization!r}.")
     return check_real(regularization, "regularization", low=0.0)
 
 

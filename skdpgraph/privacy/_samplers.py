@@ -20,10 +20,10 @@ The samplers below draw ``E ~ Exp(1)`` as ``-log(U)`` from 64-bit words with
 and ``E = -log(x)`` or ``E = -log1p(-x)``. When the leading 11 of those 63
 bits are zero (probability ``2**-11``), ``x`` is refined with a further word,
 recursively (at most 18 words, beyond which ``x`` underflows), so ``x``
-carries at least 52 significant random bits at every scale: ``E`` is unbounded above (``U`` near 0) and resolved down to
-``2**-1074`` (``U`` near 1), hence the Gumbel variable ``-log(E)`` is
-unbounded in both directions within the double range. The cost is one word
-and two logarithms per draw, about numpy's.
+carries at least 52 significant random bits at every scale: ``E`` is unbounded
+above (``U`` near 0) and resolved down to ``2**-1074`` (``U`` near 1), hence the
+Gumbel variable ``-log(E)`` is unbounded in both directions within the double
+range. The cost is one word and two logarithms per draw, about numpy's.
 """
 
 import numpy as np

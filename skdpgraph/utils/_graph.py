@@ -348,9 +348,11 @@ def _as_real_array(X, what):
 def _check_nonempty(shape):
     # scikit-learn's wording, which its estimator checks look for.
     if shape[0] == 0:
-        raise ValueError(f"Found array with 0 sample(s) (shape={shape}) while a minimum of 1 is required.")
+        raise ValueError(
+            f"Found array with 0 sample(s) (shape={shape}) while a minimum of 1 is required.")
     if shape[1] == 0:
-        raise ValueError(f"Found array with 0 feature(s) (shape={shape}) while a minimum of 1 is required.")
+        raise ValueError(
+            f"Found array with 0 feature(s) (shape={shape}) while a minimum of 1 is required.")
 
 
 def _sparse_features(X):

@@ -137,9 +137,10 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
     a 53-bit uniform over entries of at least ``2**-40`` of their total (the
     lighter ones drawn apart, with their exact total probability decided by
     an exponential variable of unbounded tail), so no tree of positive
-    probability gets probability 0 (with ``reduce=False``); the probabilities themselves are computed with
-    sums and products of positive numbers, with relative rounding errors
-    of order ``k 2**-53`` for a component of ``k`` nodes.
+    probability gets probability 0 (with ``reduce=False``); the probabilities
+    themselves are computed with sums and products of positive numbers, with
+    relative rounding errors of order ``k 2**-53`` for a component of ``k``
+    nodes.
 
     References
     ----------
