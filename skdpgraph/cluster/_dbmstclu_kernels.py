@@ -345,26 +345,45 @@ def _layout(t, start, base, nodes, edges, ptr, eid, weight, is_cut, scratch):
     edge, cut, kind, pos = t[0], t[1], t[2], t[3]
     stack, order, lowest = scratch
     root, heaviest = start, -INF
-    for sweep in range(2):  # the heaviest edge; then parents, preorder and sizes from the root
-        nodes[root].parent_edge, stack[0], top, count = -1, root, 1, 0
-        while top:
-            top -= 1
-            u = stack[top]
-            order[count], count, nodes[u].subtree, nodes[u].heavy = u, count + 1, 1, -1
-            for j in range(ptr[u], ptr[u + 1]):
-                e = eid[j]
-                if e != nodes[u].parent_edge and not is_cut[e]:
-                    v = edges[e, 0] + edges[e, 1] - u
-                    nodes[v].parent_edge, stack[top], top = e, v, top + 1
-                    if sweep == 0 and weight[e] > heaviest:
-                        heaviest, start = weight[e], u
-        root = start
+    nodes[start].parent_edge, stack[0], top, count = -1, start, 1, 0
+    while top:  # parents, sizes and heavy children from ``start``; the heaviest edge
+        top -= 1
+        u = stack[top]
+        order[count], count, nodes[u].subtree, nodes[u].heavy = u, count + 1, 1, -1
+        for j in range(ptr[u], ptr[u + 1]):
+            e = eid[j]
+            if e != nodes[u].parent_edge and not is_cut[e]:
+                v = edges[e, 0] + edges[e, 1] - u
+                nodes[v].parent_edge, stack[top], top = e, v, top + 1
+                if weight[e] > heaviest:
+                    heaviest, root = weight[e], u
     for k in range(count - 1, 0, -1):
         u = order[k]
         p = edges[nodes[u].parent_edge, 0] + edges[nodes[u].parent_edge, 1] - u
         nodes[p].subtree += nodes[u].subtree
         if nodes[p].heavy < 0 or nodes[u].subtree > nodes[nodes[p].heavy].subtree:
             nodes[p].heavy = u
+    # Rooted at ``root`` instead: only the path from it to ``start`` turns over (parents,
+    # sizes), and the heavy child of a node on it is its first child of largest size.
+    u, e, size = root, nodes[root].parent_edge, nodes[root].subtree
+    nodes[root].parent_edge, nodes[root].subtree = -1, count
+    while e >= 0:
+        p = edges[e, 0] + edges[e, 1] - u
+        e_up, size_p = nodes[p].parent_edge, nodes[p].subtree
+        nodes[p].parent_edge, nodes[p].subtree = e, count - size
+        u, e, size = p, e_up, size_p
+    u = start
+    while True:
+        nodes[u].heavy = -1
+        for j in range(ptr[u], ptr[u + 1]):
+            e = eid[j]
+            v = edges[e, 0] + edges[e, 1] - u
+            if e != nodes[u].parent_edge and not is_cut[e] and (
+                    nodes[u].heavy < 0 or nodes[v].subtree > nodes[nodes[u].heavy].subtree):
+                nodes[u].heavy = v
+        if u == root:
+            break
+        u = edges[nodes[u].parent_edge, 0] + edges[nodes[u].parent_edge, 1] - u
     nodes[root].head, nodes[root].depth, stack[0], top, i = root, 0, root, 1, base
     while top:  # the heavy child is pushed last: next in the preorder
         top -= 1
