@@ -112,7 +112,7 @@ def _forest(lo, hi, key, weight, n_nodes, runs=False):
     """The minimum spanning forest of an edge list, sorted by ``(key, lo, hi)``."""
     import pandas as pd
 
-    from ._kernels import kruskal_keep
+    from ..utils._sparse_kernels import kruskal_keep
 
     m = lo.size
     if m == 0:

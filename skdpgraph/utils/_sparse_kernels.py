@@ -1,4 +1,5 @@
-"""Compiled loops (numba) of the sparse helpers: union-find components, a symmetric CSR.
+"""Compiled loops (numba) of the sparse helpers: union-find components, Kruskal's forest,
+a symmetric CSR.
 
 Imported by :mod:`._sparse` inside the functions that need them, so that
 ``import skdpgraph`` does not import numba.
@@ -61,6 +62,41 @@ def csr_components(indptr, indices):
         for j in range(indptr[x], indptr[x + 1]):
             _union(parent, x, indices[j])
     return _labels(parent)
+
+
+@numba.njit(cache=True)
+def kruskal_keep(a, b, n_nodes):
+    """Which edges Kruskal's algorithm keeps, for edges already in key order.
+
+    Parameters
+    ----------
+    a, b : ndarray of int32 or int64, shape (m,)
+        Endpoints of the edges in ``0..n_nodes-1``, sorted by increasing key
+        (ties already broken). int32 endpoints make the union-find int32 too,
+        half the memory traffic.
+    n_nodes : int
+
+    Returns
+    -------
+    keep : ndarray of bool, shape (m,)
+        The edges of the minimum spanning forest: an edge is kept when it
+        joins two different trees of the edges kept before it.
+    """
+    m = a.size
+    parent = np.empty(n_nodes, dtype=a.dtype)
+    for x in range(n_nodes):
+        parent[x] = x
+    keep = np.zeros(m, dtype=np.bool_)
+    joined = 0
+    for i in range(m):
+        if joined == n_nodes - 1:  # a spanning tree: no later edge joins two trees
+            break
+        x, y = _find(parent, a[i]), _find(parent, b[i])
+        if x != y:
+            parent[max(x, y)] = min(x, y)
+            keep[i] = True
+            joined += 1
+    return keep
 
 
 @numba.njit(cache=True)

@@ -39,8 +39,8 @@ def _kruskal_by_key_then_index(u, v, key, n):
 
 @pytest.mark.parametrize("seed", range(40))
 def test_mst_edge_indices_breaks_ties_by_edge_index(seed):
-    # Keys with zeros, negatives and many ties: the forest is the one of
-    # Kruskal's algorithm over (key, edge index), whatever the key range.
+    # Keys with zeros, negatives and many ties (or all positive): the forest is
+    # the one of Kruskal's algorithm over (key, edge index), whatever the keys.
     from skdpgraph.utils import mst_edge_indices
 
     rng = np.random.default_rng(seed)
@@ -51,11 +51,36 @@ def test_mst_edge_indices_breaks_ties_by_edge_index(seed):
     u, v = u[keep], v[keep]
     key = rng.integers(-3, 4, size=u.size).astype(float) * 0.5
     if seed % 4 == 0:
-        key = np.abs(key) + 1.0  # positive keys: scipy's own path
+        key = np.abs(key) + 1.0
     got = mst_edge_indices(u, v, key, n)
-    if seed % 4 == 0:
-        # Any minimum forest: same size and total key.
-        ref = _kruskal_by_key_then_index(u, v, key, n)
-        assert got.size == len(ref) and key[got].sum() == key[ref].sum()
-    else:
-        assert got.tolist() == _kruskal_by_key_then_index(u, v, key, n)
+    assert got.tolist() == _kruskal_by_key_then_index(u, v, key, n)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_mst_edge_indices_matches_scipy_total(seed):
+    # Distinct positive keys on a sparse graph with several components: the
+    # unique minimum spanning forest, the one scipy finds.
+    from skdpgraph.utils import mst_edge_indices
+
+    rng = np.random.default_rng(100 + seed)
+    n = 2000
+    pairs = np.unique(rng.integers(0, n * n, size=3 * n))
+    u, v = pairs // n, pairs % n
+    keep = u < v
+    u, v = u[keep], v[keep]
+    key = rng.permutation(u.size) + 1.0
+    got = mst_edge_indices(u, v, key, n)
+    T = sp.csgraph.minimum_spanning_tree(sp.csr_array((key, (u, v)), shape=(n, n))).tocoo()
+    expected = np.sort(np.searchsorted(u * n + v, T.row.astype(np.int64) * n + T.col))
+    assert got.tolist() == expected.tolist()
+
+
+def test_mst_edge_indices_leaves_its_input_alone():
+    from skdpgraph.utils import mst_edge_indices
+
+    u, v = np.array([0, 1, 0]), np.array([1, 2, 2])
+    key = np.array([2.0, 2.0, -1.0])
+    copies = [a.copy() for a in (u, v, key)]
+    assert mst_edge_indices(u, v, key, 3).tolist() == [0, 2]
+    for a, b in zip((u, v, key), copies):
+        assert np.array_equal(a, b)
