@@ -17,6 +17,16 @@ def index_dtype(*sizes):
     return np.int32 if max(sizes, default=0) < _INT32_MAX else np.int64
 
 
+def _check_endpoints(u, v, n, what):
+    """Endpoints in ``0..n-1`` (the compiled loops below index with them unchecked)."""
+    if u.shape != v.shape or u.ndim != 1:
+        raise ValueError(f"{what}: u and v must be 1-D arrays of the same length; got shapes "
+                         f"{u.shape} and {v.shape}.")
+    if u.size and (min(u.min(), v.min()) < 0 or max(u.max(), v.max()) >= n):
+        raise ValueError(f"{what}: every endpoint must be a node number in 0..{n - 1}; got "
+                         f"values from {min(u.min(), v.min())} to {max(u.max(), v.max())}.")
+
+
 def edges_to_csr(u, v, w, n):
     """Symmetric canonical CSR array from an undirected edge list, in linear time.
 
@@ -40,6 +50,10 @@ def edges_to_csr(u, v, w, n):
     v = np.asarray(v, dtype=np.int64)
     w = np.asarray(w, dtype=np.float64)
     n = int(n)
+    _check_endpoints(u, v, n, "edges_to_csr")
+    if w.shape != u.shape:
+        raise ValueError(f"edges_to_csr: w must have one weight per edge ({u.size}); got "
+                         f"shape {w.shape}.")
     lo, hi = np.minimum(u, v), np.maximum(u, v)
     key = lo * n + hi
     if key.size > 1 and np.any(key[1:] < key[:-1]):
@@ -179,14 +193,19 @@ def mst_edge_indices(u, v, key, n):
     """
     from ._sparse_kernels import kruskal_keep
 
-    m = np.asarray(u).size
-    if m == 0:
-        return np.zeros(0, dtype=np.int64)
-    if n > _INT32_MAX:
-        raise ValueError(f"mst_edge_indices handles graphs of at most {_INT32_MAX} nodes, got {n}.")
     u = np.asarray(u, dtype=np.int64)
     v = np.asarray(v, dtype=np.int64)
     key = np.asarray(key, dtype=np.float64)
+    n = int(n)
+    if n > _INT32_MAX:
+        raise ValueError(f"mst_edge_indices handles graphs of at most {_INT32_MAX} nodes, got {n}.")
+    _check_endpoints(u, v, n, "mst_edge_indices")
+    if key.shape != u.shape:
+        raise ValueError(f"mst_edge_indices: key must have one value per edge ({u.size}); got "
+                         f"shape {key.shape}.")
+    m = u.size
+    if m == 0:
+        return np.zeros(0, dtype=np.int64)
     # Ties by edge index: an unstable sort, then the (usually few) runs of
     # equal keys put in index order (a stable sort of everything is ~3x slower).
     order = np.argsort(key)

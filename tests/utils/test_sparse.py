@@ -84,3 +84,29 @@ def test_mst_edge_indices_leaves_its_input_alone():
     assert mst_edge_indices(u, v, key, 3).tolist() == [0, 2]
     for a, b in zip((u, v, key), copies):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("u, v, match", [
+    ([0, 5], [1, 2], "0..4"),      # an endpoint past the last node
+    ([0, -1], [1, 2], "0..4"),     # a negative endpoint
+    ([0, 1], [1], "same length"),  # endpoints of different lengths
+])
+def test_edge_list_helpers_refuse_bad_endpoints(u, v, match):
+    # The compiled loops index with the endpoints unchecked: they are checked first.
+    from skdpgraph.utils import mst_edge_indices
+
+    key = np.ones(len(u))
+    with pytest.raises(ValueError, match=match):
+        mst_edge_indices(np.array(u), np.array(v), key, 5)
+    with pytest.raises(ValueError, match=match):
+        edges_to_csr(np.array(u), np.array(v), key, 5)
+
+
+def test_edge_list_helpers_refuse_a_wrong_number_of_weights():
+    from skdpgraph.utils import mst_edge_indices
+
+    u, v = np.array([0, 1]), np.array([1, 2])
+    with pytest.raises(ValueError, match="one value per edge"):
+        mst_edge_indices(u, v, np.ones(3), 3)
+    with pytest.raises(ValueError, match="one weight per edge"):
+        edges_to_csr(u, v, np.ones(3), 3)
