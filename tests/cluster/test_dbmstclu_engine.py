@@ -183,3 +183,24 @@ def test_many_clusters_waiting_for_the_greedy(seed, tied):
     n_cuts = _check_against_reference(2 * pairs + 1, np.column_stack([u[order], v[order]]),
                                       w[order])
     assert n_cuts == 2 * pairs
+
+
+@pytest.mark.slow
+def test_forest_beyond_the_caches_same_as_its_parts():
+    # A forest of more than 2**19 nodes is numbered in breadth-first order before the
+    # engine runs: a small tree at nodes 0..199 (its edges first, its component first)
+    # must get the same cuts and clusters as alone, next to a long path.
+    rng = np.random.default_rng(7)
+    small_u, small_v = _parents(rng, 200, "prufer")
+    small_w = np.round(rng.random(199), 1)  # ties: the edge numbers decide
+    n_path = (1 << 19) + 5
+    path = np.arange(200, 200 + n_path - 1)
+    u = np.concatenate([small_u, path])
+    v = np.concatenate([small_v, path + 1])
+    w = np.concatenate([small_w, rng.random(n_path - 1)])
+    alone = dbmstclu(make_spanning_tree(small_u, small_v, small_w, 200))
+    forest = dbmstclu(make_spanning_tree(u, v, w, 200 + n_path))
+    k = alone.cut_edges.shape[0]
+    assert forest.cut_edges[:k].tolist() == alone.cut_edges.tolist()
+    assert forest.labels[:200].tolist() == alone.labels.tolist()
+    assert forest.labels[200:].min() == alone.labels.max() + 1

@@ -90,9 +90,8 @@ def cycle_popping(u, v, logc, n, rng, max_work):
     ``W = F`` and ``E > -log f`` with ``E ~ Exp(1)`` of unbounded tail),
     and among them by Gumbel-max in log space.
     """
-    from ...utils._sparse_kernels import symmetric_csr
+    from ...utils._sparse_kernels import breadth_first_order, symmetric_csr
     from ._cycle_popping_kernels import (
-        breadth_first_order,
         renumber_csr,
         strongest_node,
         successor_table,
