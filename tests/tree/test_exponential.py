@@ -2,7 +2,7 @@
 
 Statistical tests: every chi-square test below uses a fixed seed and rejects
 at p < 4e-8, so each fails by chance with probability below 4e-8; there are
-22 such tests in this file, so the false-failure rate is below 1e-6. The
+24 such tests in this file, so the false-failure rate is below 1e-6. The
 sample sizes (two to three thousand) give the tests power against any real
 error: a calibration off by a factor 2 moves the chi-square statistic by
 thousands.
@@ -113,6 +113,26 @@ def test_each_engine_is_exact(case, method):
     max_work = None if case.endswith("log") else 1e12
     counts = _ust_counts(u, v, n, -c * w, trees, 2000, 5, method=method, reduce=False,
                          max_work=max_work)
+    assert chi_square_pvalue(counts, np.exp(exponential_tree_log_law(trees, w, c))) > P_REJECT
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("step", [1, 11])
+def test_cycle_popping_is_exact_in_any_numbering(step):
+    # A 40-cycle and a triangle. Numbered along the cycle (step 1) an edge's
+    # ends are 1 apart, closer than in breadth-first order; numbered by
+    # steps of 11 they are 11 or 29 apart, and the breadth-first order
+    # (2 apart) is the closer one: the walks run on either numbering, and
+    # the law must be the same.
+    position = np.arange(40)
+    node = (step * position) % 40
+    u = np.r_[node, 40, 40, 41]
+    v = np.r_[np.roll(node, -1), 41, 42, 42]
+    w = np.r_[np.linspace(0.0, 0.8, 40), 0.1, 0.5, 0.3]
+    c, n = 3.0, 43
+    trees = spanning_trees(u, v, n)
+    counts = _ust_counts(u, v, n, -c * w, trees, 3000, 6, method="cycle_popping",
+                         reduce=False, max_work=1e12)
     assert chi_square_pvalue(counts, np.exp(exponential_tree_log_law(trees, w, c))) > P_REJECT
 
 

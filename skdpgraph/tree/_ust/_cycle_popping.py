@@ -98,27 +98,56 @@ def cycle_popping(u, v, logc, n, rng, max_work):
     )
 
     indptr, neighbour, edge = symmetric_csr(u, v, n)
-    # The walks jump between neighbours: numbering the nodes in breadth-first
-    # order keeps neighbours close in memory, which makes a step cheaper on
-    # large graphs; it also makes each component a range of nodes. Renaming
-    # changes no law.
+    # Walkers start in breadth-first order, each component from its smallest
+    # node, rooted at its node of largest total conductance (any root and any
+    # order give the same law; a well-connected root shortens the walks).
     order, component_start = breadth_first_order(indptr, neighbour)
-    indptr, neighbour, edge = renumber_csr(indptr, neighbour, edge, order)
+    # The walks jump between neighbours: where numbering the nodes in that
+    # order brings neighbours closer in memory (graphs of points in random
+    # order), the graph is renamed so; where it does not (random graphs, or
+    # already local numberings) the renaming would cost more than it saves.
+    # Either way the walks draw the same successors: the same tree.
+    renamed = _breadth_first_is_closer(u, v, order)
+    if renamed:
+        indptr, neighbour, edge = renumber_csr(indptr, neighbour, edge, order)
+    sequence = np.arange(n) if renamed else order  # the walkers' names, in that order
     log_conductance = np.ascontiguousarray(logc, dtype=np.float64)[edge]
     table = successor_table(indptr, log_conductance, math.log(_CDF_MIN_FRACTION))
-    # Root each component at its node of largest total conductance (any root
-    # gives the same law; a well-connected one shortens the walks).
-    roots = strongest_node(component_start, table[-1])
+    roots = sequence[strongest_node(component_start, table[-1][sequence])]
     is_root = np.zeros(n, dtype=bool)
     is_root[roots] = True
-    walkers = np.flatnonzero(~is_root)
+    walkers = sequence[~is_root[sequence]]
     entry, drawn = _wilson(indptr, neighbour, log_conductance, table, walkers, is_root,
                            rng, max_work)
     if entry is None:
         pops = np.maximum(drawn - 1, 0)
         hot = np.flatnonzero(pops >= max(2, pops.max() // 10))
-        return None, order[hot[np.argsort(-pops[hot], kind="stable")]]
+        hot = hot[np.argsort(-pops[hot], kind="stable")]
+        return None, order[hot] if renamed else hot
     return edge[entry[walkers]], None
+
+
+#: Edges sampled to compare two numberings' locality, and the factor by which
+#: the breadth-first one must bring an edge's ends closer to be used.
+_LOCALITY_SAMPLE = 4096
+_LOCALITY_GAIN = 4.0
+
+
+def _breadth_first_is_closer(u, v, order):
+    """Whether the breadth-first numbering ``order`` brings neighbours closer.
+
+    Compares the median distance between the numbers of an edge's ends, on
+    a fixed sample of the edges (the topology only), under both numberings.
+    """
+    if u.size == 0:
+        return False
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    sample = np.linspace(0, u.size - 1, min(u.size, _LOCALITY_SAMPLE)).astype(np.int64)
+    a, b = u[sample].astype(np.int64), v[sample].astype(np.int64)
+    given = np.median(np.abs(a - b))
+    breadth_first = np.median(np.abs(rank[a] - rank[b]))
+    return bool(_LOCALITY_GAIN * breadth_first < given)
 
 
 #: Random values drawn per block for the walks: the first block of uniforms
