@@ -122,11 +122,12 @@ def _forest(lo, hi, key, weight, n_nodes, runs=False):
     weight = None if weight is None else weight[order]
     if n_nodes <= 8 * m:
         # Few nodes for the edges: union-find over the node numbers themselves.
-        keep = kruskal_keep(lo, hi, n_nodes)
+        keep = kruskal_keep(lo, hi, np.arange(n_nodes, dtype=lo.dtype), 0)[0]
     else:
         codes, uniques = pd.factorize(np.concatenate([lo, hi]))
         codes = codes.astype(lo.dtype, copy=False)
-        keep = kruskal_keep(codes[:m], codes[m:], len(uniques))
+        keep = kruskal_keep(codes[:m], codes[m:], np.arange(len(uniques), dtype=codes.dtype),
+                            0)[0]
     return lo[keep], hi[keep], key[keep], None if weight is None else weight[keep]
 
 

@@ -174,9 +174,13 @@ def mst_edge_indices(u, v, key, n):
     Kruskal's algorithm over the edges sorted by ``(key, edge index)``: ties
     are broken by edge index, keys may be zero or negative (scipy's routine
     reads a stored zero as a missing edge), and the forest is the unique one
-    of that order. The greedy is a compiled union-find loop over the
-    endpoints in that order; with numpy's sort it takes 0.09 s at 10^6 edges
-    against 0.38 s for scipy's routine on the same graph.
+    of that order. As in filter-Kruskal [OSS09]_, only the lightest edges
+    are sorted first (about 1.5 per tree left, all those of the key at the
+    cut), the greedy runs over them, the edges whose ends are already
+    joined are dropped, and so on with the rest: every dropped edge is one
+    the greedy would refuse, so the forest is the same. The greedy is a
+    compiled union-find loop over the endpoints in key order; at 4x10^6
+    edges it takes 0.26-0.37 s against 2.0 s for scipy's routine.
 
     Parameters
     ----------
@@ -190,8 +194,13 @@ def mst_edge_indices(u, v, key, n):
     -------
     idx : ndarray of int64
         Positions in ``u, v`` of the forest's edges, increasing.
+
+    References
+    ----------
+    .. [OSS09] V. Osipov, P. Sanders and J. Singler, "The filter-Kruskal
+       minimum spanning tree algorithm", ALENEX 2009.
     """
-    from ._sparse_kernels import kruskal_keep
+    from ._sparse_kernels import joined_apart, kruskal_keep
 
     u = np.asarray(u, dtype=np.int64)
     v = np.asarray(v, dtype=np.int64)
@@ -203,24 +212,50 @@ def mst_edge_indices(u, v, key, n):
     if key.shape != u.shape:
         raise ValueError(f"mst_edge_indices: key must have one value per edge ({u.size}); got "
                          f"shape {key.shape}.")
-    m = u.size
-    if m == 0:
-        return np.zeros(0, dtype=np.int64)
-    # Ties by edge index: an unstable sort, then the (usually few) runs of
-    # equal keys put in index order (a stable sort of everything is ~3x slower).
-    order = np.argsort(key)
-    sorted_key = key[order]
+    # int32 endpoints (n fits): the greedy reads half the memory.
+    a, b = u.astype(np.int32), v.astype(np.int32)
+    parent = np.arange(n, dtype=np.int32)
+    rest, joined, kept = np.arange(u.size), 0, [np.zeros(0, dtype=np.int64)]
+    while rest.size and joined < n - 1:
+        trees = n - joined
+        batch = rest
+        if rest.size > _FILTER_RATIO * trees:
+            keys = key[rest]
+            cut = int(_FILTER_BATCH * trees)
+            light = keys <= np.partition(keys, cut)[cut]
+            batch, rest = rest[light], rest[~light]
+            del keys, light
+        else:
+            rest = rest[:0]
+        batch = _by_key_then_index(batch, key)
+        keep, joined = kruskal_keep(a[batch], b[batch], parent, joined)
+        kept.append(batch[keep])
+        if rest.size and joined < n - 1:
+            rest = rest[joined_apart(a[rest], b[rest], parent)]
+    return np.sort(np.concatenate(kept))
+
+
+#: Filter-Kruskal: edges sorted at a time, per tree left, once more than
+#: ``_FILTER_RATIO`` per tree are left (1.5: 0.21-0.28 s at 4x10^6 edges,
+#: against 0.30-0.32 s with 1 and 0.24-0.35 s with 2).
+_FILTER_BATCH = 1.5
+_FILTER_RATIO = 3.0
+
+
+def _by_key_then_index(idx, key):
+    """``idx`` (increasing) sorted by ``(key, index)``."""
+    # An unstable sort, then the (usually few) runs of equal keys put in index
+    # order: a stable sort of everything is ~3x slower.
+    order = np.argsort(key[idx])
+    sorted_key = key[idx[order]]
     eq = sorted_key[1:] == sorted_key[:-1]
     if eq.any():
-        tied = np.zeros(m, dtype=bool)
+        tied = np.zeros(idx.size, dtype=bool)
         tied[1:] |= eq
         tied[:-1] |= eq
         at = np.flatnonzero(tied)
         order[at] = order[at][np.lexsort((order[at], sorted_key[at]))]
-    del sorted_key, eq
-    # The endpoints in key order (int32: n fits), so that the greedy reads them in sequence.
-    keep = kruskal_keep(u[order].astype(np.int32), v[order].astype(np.int32), int(n))
-    return np.sort(order[keep])
+    return idx[order]
 
 
 def pair_index(u, v, n):

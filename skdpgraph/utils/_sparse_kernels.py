@@ -65,29 +65,31 @@ def csr_components(indptr, indices):
 
 
 @numba.njit(cache=True)
-def kruskal_keep(a, b, n_nodes):
+def kruskal_keep(a, b, parent, joined):
     """Which edges Kruskal's algorithm keeps, for edges already in key order.
 
     Parameters
     ----------
     a, b : ndarray of int32 or int64, shape (m,)
-        Endpoints of the edges in ``0..n_nodes-1``, sorted by increasing key
-        (ties already broken). int32 endpoints make the union-find int32 too,
-        half the memory traffic.
-    n_nodes : int
+        Endpoints of the edges, sorted by increasing key (ties already
+        broken). int32 endpoints and parents halve the memory traffic.
+    parent : ndarray of the endpoints' dtype, shape (n_nodes,)
+        Union-find forest of the edges kept before (``arange`` if none);
+        updated in place.
+    joined : int
+        The number of edges kept before.
 
     Returns
     -------
     keep : ndarray of bool, shape (m,)
         The edges of the minimum spanning forest: an edge is kept when it
         joins two different trees of the edges kept before it.
+    joined : int
+        The number of edges kept in all.
     """
     m = a.size
-    parent = np.empty(n_nodes, dtype=a.dtype)
-    for x in range(n_nodes):
-        parent[x] = x
+    n_nodes = parent.size
     keep = np.zeros(m, dtype=np.bool_)
-    joined = 0
     for i in range(m):
         if joined == n_nodes - 1:  # a spanning tree: no later edge joins two trees
             break
@@ -96,7 +98,16 @@ def kruskal_keep(a, b, n_nodes):
             parent[max(x, y)] = min(x, y)
             keep[i] = True
             joined += 1
-    return keep
+    return keep, joined
+
+
+@numba.njit(cache=True)
+def joined_apart(a, b, parent):
+    """Which edges join two different trees of the union-find forest ``parent``."""
+    apart = np.empty(a.size, dtype=np.bool_)
+    for i in range(a.size):
+        apart[i] = _find(parent, a[i]) != _find(parent, b[i])
+    return apart
 
 
 @numba.njit(cache=True)

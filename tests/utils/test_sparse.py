@@ -56,6 +56,28 @@ def test_mst_edge_indices_breaks_ties_by_edge_index(seed):
     assert got.tolist() == _kruskal_by_key_then_index(u, v, key, n)
 
 
+@pytest.mark.parametrize("seed", range(24))
+def test_mst_edge_indices_on_dense_graphs_is_kruskals_forest(seed):
+    # Many more edges than nodes (the lightest are taken first, the rest
+    # filtered), in shuffled order, with ties, zeros and negatives, over one
+    # or several components.
+    from skdpgraph.utils import mst_edge_indices
+
+    rng = np.random.default_rng(200 + seed)
+    n = int(rng.integers(5, 90))
+    iu, iv = np.triu_indices(n, 1)
+    keep = rng.random(iu.size) < [1.0, 0.6, 0.3][seed % 3]
+    if seed % 2:  # two components: no edge between the halves
+        keep &= (iu < n // 2) == (iv < n // 2)
+    u, v = iu[keep], iv[keep]
+    shuffle = rng.permutation(u.size)
+    u, v = u[shuffle], v[shuffle]
+    key = [rng.random(u.size), rng.integers(-2, 3, u.size) * 0.5, np.zeros(u.size),
+           rng.integers(0, 40, u.size).astype(float)][seed % 4]
+    got = mst_edge_indices(u, v, key, n)
+    assert got.tolist() == _kruskal_by_key_then_index(u, v, key, n)
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_mst_edge_indices_matches_scipy_total(seed):
     # Distinct positive keys on a sparse graph with several components: the
