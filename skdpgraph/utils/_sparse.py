@@ -180,7 +180,7 @@ def mst_edge_indices(u, v, key, n):
     joined are dropped, and so on with the rest: every dropped edge is one
     the greedy would refuse, so the forest is the same. The greedy is a
     compiled union-find loop over the endpoints in key order; at 4x10^6
-    edges it takes 0.26-0.37 s against 2.0 s for scipy's routine.
+    edges it takes 0.23-0.32 s against 2.0 s for scipy's routine.
 
     Parameters
     ----------
@@ -215,18 +215,21 @@ def mst_edge_indices(u, v, key, n):
     # int32 endpoints (n fits): the greedy reads half the memory.
     a, b = u.astype(np.int32), v.astype(np.int32)
     parent = np.arange(n, dtype=np.int32)
-    rest, joined, kept = np.arange(u.size), 0, [np.zeros(0, dtype=np.int64)]
-    while rest.size and joined < n - 1:
+    rest, joined, kept = None, 0, [np.zeros(0, dtype=np.int64)]  # rest None: every edge
+    while joined < n - 1 and (rest is None or rest.size):
         trees = n - joined
-        batch = rest
-        if rest.size > _FILTER_RATIO * trees:
-            keys = key[rest]
+        if (u.size if rest is None else rest.size) > _FILTER_RATIO * trees:
+            keys = key if rest is None else key[rest]
             cut = int(_FILTER_BATCH * trees)
             light = keys <= np.partition(keys, cut)[cut]
-            batch, rest = rest[light], rest[~light]
-            del keys, light
+            batch, heavy = np.flatnonzero(light), np.flatnonzero(~light)
+            if rest is not None:
+                batch, heavy = rest[batch], rest[heavy]
+            rest = heavy
+            del keys, light, heavy
         else:
-            rest = rest[:0]
+            batch = np.arange(u.size) if rest is None else rest
+            rest = batch[:0]
         batch = _by_key_then_index(batch, key)
         keep, joined = kruskal_keep(a[batch], b[batch], parent, joined)
         kept.append(batch[keep])
