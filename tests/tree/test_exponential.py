@@ -1,8 +1,8 @@
 """Tests of the exponential mechanism over spanning trees and its UST samplers.
 
 Statistical tests: every chi-square test below uses a fixed seed and rejects
-at p < 4e-8, so each fails by chance with probability below 4e-8; there are
-24 such tests in this file, so the false-failure rate is below 1e-6. The
+at p < 3e-8, so each fails by chance with probability below 3e-8; there are
+26 such tests in this file, so the false-failure rate is below 1e-6. The
 sample sizes (two to three thousand) give the tests power against any real
 error: a calibration off by a factor 2 moves the chi-square statistic by
 thousands.
@@ -24,7 +24,7 @@ from skdpgraph.privacy import exponential_tree_scale
 from skdpgraph.tree import exponential_tree, minimum_spanning_tree, sample_weighted_ust
 from skdpgraph.utils import check_graph, edges_to_csr, graph_edges
 
-P_REJECT = 4e-8
+P_REJECT = 3e-8
 
 
 def _sparse_graph():
@@ -308,6 +308,26 @@ def test_bad_parameters(kwargs, exc, match):
         exponential_tree(random_k5(), **params)
 
 
+@pytest.mark.parametrize("u, v, n, exc, match", [
+    ([0], [5], 3, ValueError, r"in \[0, n\)"),
+    ([-1], [1], 2, ValueError, r"in \[0, n\)"),
+    ([1], [1], 2, ValueError, "to itself"),
+    ([0, 0], [1, 1], 2, ValueError, "at most once"),
+    ([0, 1], [1, 0], 2, ValueError, "at most once"),
+    ([1, 0, 1], [2, 1, 2], 3, ValueError, "at most once"),
+    ([0.0], [1.0], 2, TypeError, "u must be a 1-D array of integers"),
+    ([[0]], [[1]], 2, TypeError, "1-D"),
+    ([0], [1], 2.0, TypeError, "n must be an integer"),
+    ([0], [1], -2, ValueError, "n must be non-negative"),
+    ([0, 1], [1], 3, ValueError, "same shape"),
+])
+def test_sample_weighted_ust_rejects_bad_edges(u, v, n, exc, match):
+    # The compiled loops index with the endpoints: checked before them.
+    logc = np.zeros(np.asarray(u).shape)
+    with pytest.raises(exc, match=match):
+        sample_weighted_ust(np.array(u), np.array(v), logc, n, np.random.default_rng(0))
+
+
 def test_input_not_modified():
     graph = _sparse_graph()
     before = (graph.data.copy(), graph.indices.copy(), graph.indptr.copy())
@@ -351,6 +371,31 @@ def test_trap_elimination_is_exact(c, max_elimination_nodes):
     trees = spanning_trees(u, v, n)
     counts = _ust_counts(u, v, n, -c * w, trees, 2000, 12, max_work=60.0,
                          max_elimination_nodes=max_elimination_nodes)
+    assert chi_square_pvalue(counts, np.exp(exponential_tree_log_law(trees, w, c))) > P_REJECT
+
+
+# Two tight triangles {0, 1, 2} and {3, 4, 5} (inner weight 0) joined to each
+# other and to node 6 by heavy edges. At c = 8 cycle popping stops on the
+# budget, the triangles are found from the conductances, and 1, 2, 4 and 5 are
+# eliminated one after the other: each mesh adds to the previous ones, so the
+# tree of the last graph holds mesh edges of several eliminations, and undoing
+# one of them can split the tree into three parts.
+# The edges also go in shuffled, half of them as (v, u): the transforms
+# take them in any order.
+@pytest.mark.slow
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_trap_elimination_with_fill_in_is_exact(shuffled):
+    u = np.array([0, 0, 1, 3, 3, 4, 2, 0, 1, 0, 3, 5])
+    v = np.array([1, 2, 2, 4, 5, 5, 3, 4, 5, 6, 6, 6])
+    w = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.2, 0.9, 1.1, 1.0, 1.3])
+    n, c = 7, 8.0
+    if shuffled:
+        order = np.random.default_rng(4).permutation(u.size)
+        u, v, w = u[order], v[order], w[order]
+        u[::2], v[::2] = v[::2].copy(), u[::2].copy()
+    trees = spanning_trees(u, v, n)
+    counts = _ust_counts(u, v, n, -c * w, trees, 3000, 21, max_work=20.0,
+                         max_elimination_nodes=1)
     assert chi_square_pvalue(counts, np.exp(exponential_tree_log_law(trees, w, c))) > P_REJECT
 
 

@@ -3,34 +3,11 @@
 import numpy as np
 
 from ...privacy._samplers import standard_gumbel
-from ...utils._sparse import component_labels
 
 
 def gumbel(size, rng):
     """Gumbel noise with unbounded tails: no Gumbel-max choice has probability 0."""
     return standard_gumbel(size, rng)
-
-
-class GumbelStream:
-    """i.i.d. Gumbel noise handed out in pieces, drawn in chunks (fewer calls)."""
-
-    def __init__(self, rng, chunk=4096):
-        self.rng, self.chunk = rng, chunk
-        self.buf, self.pos = np.empty(0), 0
-
-    def take(self, shape):
-        size = int(np.prod(shape))
-        if self.pos + size > self.buf.size:
-            self.buf, self.pos = gumbel(max(self.chunk, size), self.rng), 0
-        out = self.buf[self.pos:self.pos + size].reshape(shape)
-        self.pos += size
-        return out
-
-
-def logsumexp(x):
-    """``log(sum(exp(x)))`` of a non-empty 1-D array (scipy's is slow here)."""
-    top = x.max()
-    return float(top + np.log(np.exp(x - top).sum()))
 
 
 def group_logsumexp(groups, values, n_groups):
@@ -50,20 +27,28 @@ def group_argmax(groups, keys):
     return order[first]
 
 
-def components(eu, ev, k):
-    """Connected-component labels of the graph with edges ``(eu, ev)`` on ``k`` nodes."""
-    return component_labels(eu, ev, k)[1]
+def unwind_eliminations(n, tu, tv, records, u, v, logc, rng):
+    """Edge indices (into ``u, v``) of a UST of the graph ``(u, v, logc)`` on ``n``
+    nodes, from a UST ``(tu, tv)`` of the Schur complement its eliminations left.
 
+    ``records`` = ``(x, ptr, keys, values, log_degree)``, the eliminations in
+    order (:mod:`._star_mesh_kernels`); the unwinding is
+    :func:`._star_mesh_kernels.unwind`.
+    """
+    from ._star_mesh_kernels import unwind
 
-def edge_lookup(u, v, n):
-    """A function mapping pairs ``(a, b)`` to the index of edge ``{a, b}`` (-1 if none)."""
-    codes = u * n + v
-    sorter = np.argsort(codes)
-    sorted_codes = codes[sorter]
-
-    def find(a, b):
-        c = np.minimum(a, b) * n + np.maximum(a, b)
-        pos = np.minimum(np.searchsorted(sorted_codes, c), codes.size - 1)
-        return np.where(sorted_codes[pos] == c, sorter[pos], -1)
-
-    return find
+    codes = np.minimum(u, v) * n + np.maximum(u, v)
+    by_code = np.argsort(codes)
+    codes, code_logc = codes[by_code], np.ascontiguousarray(logc[by_code], dtype=np.float64)
+    noise = gumbel(2 * (tu.size + records[2].size) + 64, rng)
+    while True:
+        at, eu, ev = unwind(n, np.asarray(tu, dtype=np.int64), np.asarray(tv, dtype=np.int64),
+                            *records, codes, code_logc, noise)
+        if at >= 0:
+            break
+        noise = np.concatenate([noise, gumbel(noise.size, rng)])  # the same draws, and more
+    wanted = np.minimum(eu, ev) * n + np.maximum(eu, ev)
+    at = np.minimum(np.searchsorted(codes, wanted), max(codes.size - 1, 0))
+    if wanted.size and np.any(codes[at] != wanted):  # pragma: no cover - exact arithmetic
+        raise RuntimeError("an elimination was unwound into a non-edge; please report.")
+    return by_code[at]

@@ -27,7 +27,6 @@ References
    a directed graph", J. Algorithms 27 (1998).
 """
 
-import heapq
 import math
 
 import numpy as np
@@ -35,15 +34,7 @@ import numpy as np
 from ...privacy._samplers import random_words, standard_exponential
 from ...utils import mst_edge_indices
 from ...utils._sparse import component_labels
-from ._common import (
-    GumbelStream,
-    components,
-    edge_lookup,
-    group_argmax,
-    group_logsumexp,
-    gumbel,
-    logsumexp,
-)
+from ._common import group_argmax, gumbel, unwind_eliminations
 from ._elimination import elimination_by_component
 
 #: Neighbours below this fraction of their row's total are drawn apart from
@@ -236,13 +227,6 @@ def _wilson(indptr, neighbour, log_conductance, table, walkers, is_root, rng, ma
             state[GUMBEL] = 0
 
 
-def _logaddexp(a, b):
-    """``log(exp(a) + exp(b))`` of two finite floats."""
-    if a < b:
-        a, b = b, a
-    return a + math.log1p(math.exp(b - a))
-
-
 def trap_groups(u, v, logc, n, min_score, max_size):
     """Groups of nodes that hold a random walk, from the conductances alone.
 
@@ -313,30 +297,12 @@ def _trap_nodes(u, v, logc, n, score):
 
 
 class _Eliminations:
-    """Record of eliminated (trapped) nodes, star-mesh in log space, for unwinding."""
+    """The eliminated (trapped) nodes in order, with their records (the star-mesh
+    transforms of :mod:`._star_mesh_kernels`), for the unwinding."""
 
-    def __init__(self, u, v, logc, n):
+    def __init__(self, n):
         self.n = n
-        self.edge_of = edge_lookup(u, v, n)
-        self.logc0 = logc
-        self.x, self.row, self.logd = [], [], []
-        self.member = {}  # node -> levels at which it neighboured the eliminated node
-
-    def original(self, a, b):
-        """Index and log-conductance of the original edge {a, b} (or -1, -inf)."""
-        idx = int(self.edge_of(np.array([a]), np.array([b]))[0])
-        return idx, (float(self.logc0[idx]) if idx >= 0 else -np.inf)
-
-    def source(self, a, b, level, noise):
-        """Where the conductance of {a, b} at ``level`` comes from: -1 original, t mesh."""
-        common = set(self.member.get(a, ())) & set(self.member.get(b, ()))
-        common = [t for t in common if t < level]
-        if not common:
-            return -1
-        parts = [self.original(a, b)[1]]
-        parts += [self.row[t][a] + self.row[t][b] - self.logd[t] for t in common]
-        k = int(np.argmax(np.array(parts) + noise.take(len(parts))))
-        return -1 if k == 0 else common[k - 1]
+        self.rounds = []  # (x, ptr, keys, values, log_degree) of each call of eliminate
 
     def eliminate(self, cu, cv, cl, stuck):
         """Eliminate the nodes ``stuck`` from the graph ``(cu, cv, cl)``; new graph.
@@ -345,64 +311,29 @@ class _Eliminations:
         smallest exceeds :data:`_MAX_TRAP_DEGREE` the rest stay (the mesh of
         a hub would be too large). Returns None if no node was eliminated.
         """
+        from ._star_mesh_kernels import merged, star_mesh
+
         n = self.n
         in_s = np.zeros(n, dtype=bool)
         in_s[stuck] = True
         inc = in_s[cu] | in_s[cv]
-        adj = {}
-        for a, b, w in zip(cu[inc].tolist(), cv[inc].tolist(), cl[inc].tolist()):
-            adj.setdefault(a, {})[b] = w
-            adj.setdefault(b, {})[a] = w
-        remaining = {int(x) for x in stuck}
-        # The node of smallest current neighbourhood first (smallest index
-        # on ties): a heap of (degree, node), stale entries skipped.
-        heap = [(len(adj.get(x, ())), x) for x in remaining]
-        heapq.heapify(heap)
-        done = 0
-        while heap:
-            size, x = heapq.heappop(heap)
-            if x not in remaining or size != len(adj.get(x, ())):
-                continue
-            if size > _MAX_TRAP_DEGREE:
-                break
-            remaining.discard(x)
-            done += 1
-            nbrs = adj.pop(x, {})
-            keys = list(nbrs)
-            vals = np.array([nbrs[y] for y in keys])
-            ld = logsumexp(vals) if keys else -np.inf
-            t = len(self.x)
-            self.x.append(x)
-            self.row.append(dict(nbrs))
-            self.logd.append(ld)
-            for y in keys:
-                self.member.setdefault(y, []).append(t)
-                del adj[y][x]
-            if len(keys) > 1:
-                mesh = (vals[:, None] + (vals - ld)[None, :]).tolist()
-                for i, a in enumerate(keys):
-                    row_a, mesh_i = adj[a], mesh[i]
-                    for j in range(i + 1, len(keys)):
-                        b = keys[j]
-                        old = row_a.get(b)
-                        val = mesh_i[j] if old is None else _logaddexp(old, mesh_i[j])
-                        row_a[b] = val
-                        adj[b][a] = val
-            for y in keys:
-                if y in remaining:
-                    heapq.heappush(heap, (len(adj[y]), y))
-        if not done:
+        count, *record, ea, eb, ew = star_mesh(
+            n, cu[inc], cv[inc], np.ascontiguousarray(cl[inc], dtype=np.float64),
+            np.asarray(stuck, dtype=np.int64), _MAX_TRAP_DEGREE)
+        if not count:
             return None
-        # New graph: old edges away from the trapped nodes, plus the mesh.
-        keep = ~inc
-        mesh_edges = [(a, b, w) for a, row in adj.items() for b, w in row.items() if a < b]
-        ku, kv, kl = cu[keep], cv[keep], cl[keep]
-        if not mesh_edges:
-            return ku, kv, kl
-        mu_, mv_, ml_ = (np.array(z) for z in zip(*mesh_edges))
-        codes = np.concatenate([ku, mu_]) * n + np.concatenate([kv, mv_])
-        uniq, inv = np.unique(codes, return_inverse=True)
-        return uniq // n, uniq % n, group_logsumexp(inv, np.concatenate([kl, ml_]), uniq.size)
+        self.rounds.append(record)
+        keep = ~inc  # the new graph: the edges away from the trapped nodes, and the mesh
+        return merged(n, cu[keep], cv[keep], np.ascontiguousarray(cl[keep], dtype=np.float64),
+                      ea, eb, ew)
+
+    def records(self):
+        """The records of every round as one: ``(x, ptr, keys, values, log_degree)``."""
+        xs, ptrs, keys, values, log_degree = zip(*self.rounds)
+        starts = np.cumsum([0] + [p[-1] for p in ptrs[:-1]])
+        ptr = np.concatenate([[0]] + [p[1:] + s for p, s in zip(ptrs, starts)])
+        return (np.concatenate(xs), ptr, np.concatenate(keys), np.concatenate(values),
+                np.concatenate(log_degree))
 
 
 def ust_with_trap_elimination(u, v, logc, n, rng, max_work, max_elimination_nodes):
@@ -439,8 +370,11 @@ def ust_with_trap_elimination(u, v, logc, n, rng, max_work, max_elimination_node
                 return picked
             eu, ev = cu[picked], cv[picked]
             break
-        if rec is None:
-            rec = _Eliminations(u, v, logc, n)
+        if rec is None:  # the star-mesh transforms take the edges as (min, max), sorted
+            rec = _Eliminations(n)
+            cu, cv = np.minimum(u, v), np.maximum(u, v)
+            order = np.argsort(cu * n + cv, kind="stable")
+            cu, cv, cl = cu[order], cv[order], logc[order]
         reduced = None
         for score in _TRAP_SCORES:
             stuck = _trap_nodes(cu, cv, cl, n, score)
@@ -459,55 +393,4 @@ def ust_with_trap_elimination(u, v, logc, n, rng, max_work, max_elimination_node
             picked = elimination_by_component(cu, cv, cl, n, rng, labels, ncomp)
             eu, ev = cu[picked], cv[picked]
             break
-    return _unwind_traps(rec, eu, ev, n, rng)
-
-
-def _unwind_traps(rec, tu, tv, n, rng):
-    """Edges of the UST of the original graph from a UST ``(tu, tv)`` of its Schur complement."""
-    size = tu.size + len(rec.x) + 16
-    eu = np.empty(size, dtype=np.int64)
-    ev = np.empty(size, dtype=np.int64)
-    live = np.zeros(size, dtype=bool)
-    k = tu.size
-    eu[:k], ev[:k], live[:k] = tu, tv, True
-    bucket = {}
-    n_levels = len(rec.x)
-    noise = GumbelStream(rng)
-    # Only an edge between two neighbours of eliminated nodes can come from a mesh.
-    near = np.zeros(n, dtype=bool)
-    near[np.fromiter(rec.member, dtype=np.int64, count=len(rec.member))] = True
-    for i in np.flatnonzero(near[tu] & near[tv]).tolist():
-        s = rec.source(int(eu[i]), int(ev[i]), n_levels, noise)
-        if s >= 0:
-            bucket.setdefault(s, []).append(i)
-    for t in range(n_levels - 1, -1, -1):
-        x = rec.x[t]
-        keys = np.array(list(rec.row[t]), dtype=np.int64)
-        if keys.size == 0:
-            continue  # an isolated node (its own component)
-        vals = np.array([rec.row[t][y] for y in keys.tolist()])
-        removed = bucket.pop(t, [])
-        g = vals + noise.take(vals.size)
-        if removed:
-            live[removed] = False
-            on = live[:k]
-            lab = components(eu[:k][on], ev[:k][on], n)
-            chosen = keys[group_argmax(lab[keys], g)]
-        else:
-            chosen = keys[[int(np.argmax(g))]]
-        if k + chosen.size > eu.size:  # mesh edges come and go: grow the arrays
-            grow = max(eu.size, chosen.size)
-            eu = np.concatenate([eu, np.empty(grow, dtype=np.int64)])
-            ev = np.concatenate([ev, np.empty(grow, dtype=np.int64)])
-            live = np.concatenate([live, np.zeros(grow, dtype=bool)])
-        for a in chosen.tolist():
-            eu[k], ev[k], live[k] = x, a, True
-            s = rec.source(x, a, t, noise)
-            if s >= 0:
-                bucket.setdefault(s, []).append(k)
-            k += 1
-    keep = np.flatnonzero(live[:k])
-    idx = rec.edge_of(eu[keep], ev[keep])
-    if np.any(idx < 0):  # pragma: no cover - exact arithmetic guarantees it
-        raise RuntimeError("trap elimination produced a non-edge; please report.")
-    return idx
+    return unwind_eliminations(n, eu, ev, rec.records(), u, v, logc, rng)

@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 
-from ._common import GumbelStream, components, edge_lookup, group_argmax, gumbel
+from ._common import gumbel, unwind_eliminations
 
 #: Smallest product allowed in the float64 elimination (guards underflow and
 #: loss of precision in subnormals); below it the log-space path is used.
@@ -131,53 +131,12 @@ def ust_by_elimination(u, v, logc, k, rng):
 
 def _unwind(order, R, logd, u, v, logc, k, rng):
     """Grow the tree from the root back through the eliminations."""
-    edge_of = edge_lookup(u, v, k)
-    noise = GumbelStream(rng)
-
-    def original(a, b):
-        idx = edge_of(a, b)
-        return np.where(idx >= 0, logc[idx], -np.inf)
-
-    eu = np.empty(k - 1, dtype=np.int64)
-    ev = np.empty(k - 1, dtype=np.int64)
-    live = np.zeros(k - 1, dtype=bool)
-    n_edges = 0
-    bucket = [[] for _ in range(k - 1)]
-    for t in range(k - 2, -1, -1):
-        x = order[t]
-        nbr = np.flatnonzero(R[t] > -np.inf)
-        g = R[t, nbr] + noise.take(nbr.size)
-        removed = bucket[t]
-        if removed:
-            # Edges through mesh of x go; x rejoins each piece they leave.
-            live[removed] = False
-            le = np.flatnonzero(live[:n_edges])
-            lab = components(eu[le], ev[le], k)
-            chosen = nbr[group_argmax(lab[nbr], g)]
-        else:
-            chosen = nbr[[int(np.argmax(g))]]
-        # Where does each new edge's conductance come from: the original
-        # edge, or the mesh added by an earlier elimination j < t?
-        parts = np.vstack([original(np.full(chosen.size, x), chosen)[None, :],
-                           R[:t, x][:, None] + R[:t][:, chosen] - logd[:t, None]])
-        src = np.argmax(parts + noise.take(parts.shape), axis=0) - 1
-        r = chosen.size
-        if n_edges + r > eu.size:  # mesh edges come and go: grow the arrays
-            grow = max(eu.size, r)
-            eu = np.concatenate([eu, np.empty(grow, dtype=np.int64)])
-            ev = np.concatenate([ev, np.empty(grow, dtype=np.int64)])
-            live = np.concatenate([live, np.zeros(grow, dtype=bool)])
-        ids = np.arange(n_edges, n_edges + r)
-        eu[ids] = x
-        ev[ids] = chosen
-        live[ids] = True
-        n_edges += r
-        for e, s in zip(ids.tolist(), src.tolist()):
-            if s >= 0:
-                bucket[s].append(e)
-    le = np.flatnonzero(live[:n_edges])
-    idx = edge_of(eu[le], ev[le])
-    if le.size != k - 1 or np.any(idx < 0):  # pragma: no cover - exact arithmetic
+    present = R > -np.inf  # row t: the neighbours of the t-th node when it went
+    ptr = np.concatenate([[0], np.cumsum(np.count_nonzero(present, axis=1))])
+    records = (order[:-1], ptr, np.nonzero(present)[1].astype(np.int64), R[present], logd)
+    root = np.zeros(0, dtype=np.int64)  # the last node, alone: its tree has no edge
+    idx = unwind_eliminations(k, root, root, records, u, v, logc, rng)
+    if idx.size != k - 1:  # pragma: no cover - exact arithmetic guarantees it
         raise RuntimeError("elimination sampler produced a non-tree; please report.")
     return idx
 

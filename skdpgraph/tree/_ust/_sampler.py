@@ -64,7 +64,8 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
     Parameters
     ----------
     u, v : ndarray of int, shape (m,)
-        Edge endpoints, ``u < v``, each unordered pair at most once.
+        Edge endpoints in ``[0, n)``, ``u != v``, each unordered pair at
+        most once.
     log_conductance : ndarray of shape (m,)
         Finite ``log gamma(e)``; only differences matter.
     n : int
@@ -163,20 +164,49 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
     """
     if method not in UST_METHODS:
         raise ValueError(f"method must be one of {UST_METHODS}; got {method!r}.")
-    u = np.asarray(u, dtype=np.int64)
-    v = np.asarray(v, dtype=np.int64)
-    logc = np.asarray(log_conductance, dtype=np.float64)
+    u, v, logc = _check_edges(u, v, log_conductance, n)
     m = u.size
     chosen = np.zeros(m, dtype=bool)
     if m == 0:
         return chosen
-    if not np.all(np.isfinite(logc)):
-        raise ValueError("log_conductance must be finite.")
     if max_work is None:
         max_work = DEFAULT_DRAW_FACTOR * float(n + m)
     config = (method, float(max_work), bool(reduce), int(max_elimination_nodes))
     chosen[_sample(u, v, logc, n, random_state, config)] = True
     return chosen
+
+
+def _check_edges(u, v, log_conductance, n):
+    """``(u, v, log_conductance)`` as int64, int64 and float64 arrays, checked:
+    the compiled loops index with the endpoints."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"n must be an integer; got {n!r}.")
+    if n < 0:
+        raise ValueError(f"n must be non-negative; got {n}.")
+    arrays = []
+    for name, x in (("u", u), ("v", v)):
+        x = np.asarray(x)
+        if x.ndim != 1 or (x.size and x.dtype.kind not in "iu"):
+            raise TypeError(f"{name} must be a 1-D array of integers; got dtype {x.dtype} "
+                            f"and shape {x.shape}.")
+        arrays.append(x.astype(np.int64))
+    u, v = arrays
+    logc = np.asarray(log_conductance, dtype=np.float64)
+    if not u.shape == v.shape == logc.shape:
+        raise ValueError(f"u, v and log_conductance must have the same shape (m,); got "
+                         f"{u.shape}, {v.shape} and {logc.shape}.")
+    if not np.all(np.isfinite(logc)):
+        raise ValueError("log_conductance must be finite.")
+    if u.size and (min(u.min(), v.min()) < 0 or max(u.max(), v.max()) >= n):
+        raise ValueError(f"edge endpoints must be in [0, n) = [0, {n}).")
+    if np.any(u == v):
+        raise ValueError("an edge joins a node to itself (u == v).")
+    codes = np.minimum(u, v) * n + np.maximum(u, v)
+    if np.any(codes[1:] <= codes[:-1]):  # not sorted: sort to look for repeats
+        codes = np.sort(codes)
+        if np.any(codes[1:] == codes[:-1]):
+            raise ValueError("each unordered pair {u, v} must appear at most once.")
+    return u, v, logc
 
 
 def _sample(u, v, logc, n, rng, config):
