@@ -227,69 +227,46 @@ def _wilson(indptr, neighbour, log_conductance, table, walkers, is_root, rng, ma
             state[GUMBEL] = 0
 
 
-def trap_groups(u, v, logc, n, min_score, max_size):
+def trap_groups(merges, n, min_score, max_size):
     """Groups of nodes that hold a random walk, from the conductances alone.
 
     The clusters of the single-linkage hierarchy of the conductances
-    (Kruskal's merges, strongest edge first) with at most ``max_size``
-    nodes whose strongest inner edge outweighs their strongest boundary
-    edge, the one that merges them next, by a factor ``exp(min_score)`` or
-    more: a walk that enters one crosses its inner edges about that many
-    times before it leaves. Of nested such clusters only the largest is
-    returned.
+    (Kruskal's merges, strongest edge first: ``merges`` from
+    :func:`_merges`) with at most ``max_size`` nodes whose strongest inner
+    edge outweighs their strongest boundary edge, the one that merges them
+    next, by a factor ``exp(min_score)`` or more: a walk that enters one
+    crosses its inner edges about that many times before it leaves. Of
+    nested such clusters only the largest is returned.
 
-    Returns
-    -------
-    list of list of int
+    Returns ``(nodes, ends)``: the groups one after the other, group ``g``
+    ending at ``ends[g]`` (compiled loop:
+    :func:`._cycle_popping_kernels.trap_groups`).
     """
+    from ._cycle_popping_kernels import trap_groups as groups_of_merges
+
+    return groups_of_merges(n, *merges, float(min_score), int(max_size))
+
+
+def _merges(u, v, logc, n):
+    """Kruskal's merges of the single-linkage hierarchy: ``(a, b, logc)`` of the
+    maximum spanning forest's edges, strongest first, and each node's strongest edge."""
     top = np.full(n, -np.inf)
     np.maximum.at(top, u, logc)
     np.maximum.at(top, v, logc)
     ti = mst_edge_indices(u, v, -logc, n)
     ti = ti[np.argsort(-logc[ti], kind="stable")]
-    parent = list(range(n))
-    size = [1] * n
-    best = top.tolist()  # strongest inner edge of each cluster (by its root)
-    members = {}  # root -> its nodes, while at most max_size
-    found = {}  # root -> the largest traps inside it
-    for a, b, lg in zip(u[ti].tolist(), v[ti].tolist(), logc[ti].tolist()):
-        while parent[a] != a:
-            parent[a] = a = parent[parent[a]]
-        while parent[b] != b:
-            parent[b] = b = parent[parent[b]]
-        groups = []
-        for r in (a, b):  # each side ends its life at this merge
-            if size[r] == 1:
-                continue
-            if size[r] <= max_size and best[r] - lg >= min_score:
-                groups.append(members[r])
-                found.pop(r, None)
-            else:
-                groups.extend(found.pop(r, ()))
-        if size[a] < size[b]:
-            a, b = b, a
-        parent[b] = a
-        size[a] += size[b]
-        best[a] = max(best[a], best[b])
-        if size[a] <= max_size:
-            members[a] = members.pop(a, [a]) + members.pop(b, [b])
-        else:
-            members.pop(a, None)
-            members.pop(b, None)
-        if groups:
-            found[a] = groups
-    return [g for gs in found.values() for g in gs]
+    return (np.ascontiguousarray(u[ti], dtype=np.int64),
+            np.ascontiguousarray(v[ti], dtype=np.int64),
+            np.ascontiguousarray(logc[ti], dtype=np.float64), top)
 
 
-def _trap_nodes(u, v, logc, n, score):
+def _trap_nodes(u, v, n, score, merges):
     """Nodes to eliminate: every trap group but its node of largest degree."""
-    groups = trap_groups(u, v, logc, n, score, _TRAP_SIZE)
-    if not groups:
+    nodes, ends = trap_groups(merges, n, score, _TRAP_SIZE)
+    if not ends.size:
         return np.empty(0, dtype=np.int64)
     deg = np.bincount(u, minlength=n) + np.bincount(v, minlength=n)
-    lens = np.array([len(g) for g in groups])
-    nodes = np.fromiter((x for g in groups for x in g), dtype=np.int64, count=int(lens.sum()))
-    gid = np.repeat(np.arange(lens.size), lens)
+    gid = np.repeat(np.arange(ends.size), np.diff(ends, prepend=0))
     keep = group_argmax(gid, deg[nodes].astype(np.float64))
     mask = np.ones(nodes.size, dtype=bool)
     mask[keep] = False
@@ -375,9 +352,9 @@ def ust_with_trap_elimination(u, v, logc, n, rng, max_work, max_elimination_node
             cu, cv = np.minimum(u, v), np.maximum(u, v)
             order = np.argsort(cu * n + cv, kind="stable")
             cu, cv, cl = cu[order], cv[order], logc[order]
-        reduced = None
+        reduced, merges = None, _merges(cu, cv, cl, n)
         for score in _TRAP_SCORES:
-            stuck = _trap_nodes(cu, cv, cl, n, score)
+            stuck = _trap_nodes(cu, cv, n, score, merges)
             if stuck.size:
                 reduced = rec.eliminate(cu, cv, cl, stuck)
                 if reduced is not None:

@@ -239,3 +239,87 @@ def wilson_walks(indptr, neighbour, cdf, light, n_light, light_floor, light_log_
     state[EXPONENTIAL] = ie
     state[GUMBEL] = ig
     return status
+
+
+@numba.njit(cache=True)
+def _root(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]  # path halving
+        x = parent[x]
+    return x
+
+
+@numba.njit(cache=True)
+def trap_groups(n, a, b, log_conductance, top, min_score, max_size):
+    """The trap groups of :func:`._cycle_popping.trap_groups`, from the merges.
+
+    ``(a, b, log_conductance)``: the maximum spanning forest's edges in the
+    order Kruskal merges them (strongest first); ``top``: each node's
+    strongest edge. Returns ``(nodes, ends)``: the groups one after the
+    other, group ``g`` ending at ``ends[g]``; in the order in which the
+    clusters that hold them were last merged, as the function returns them.
+    """
+    parent = np.arange(n)
+    size = np.ones(n, dtype=np.int64)
+    best = top.copy()  # strongest inner edge of each cluster, by its root
+    member_next = np.full(n, -1, dtype=np.int64)  # each small cluster's nodes, linked
+    member_head, member_tail = np.arange(n), np.arange(n)
+    capacity = n * max(max_size - 1, 1)  # a node is in nested groups of sizes 2..max_size
+    group_nodes = np.empty(capacity, dtype=np.int64)
+    group_start = np.empty(n, dtype=np.int64)
+    group_next = np.full(n, -1, dtype=np.int64)  # the groups found inside a root, linked
+    found_head = np.full(n, -1, dtype=np.int64)
+    found_tail = np.full(n, -1, dtype=np.int64)
+    found_at = np.full(n, -1, dtype=np.int64)
+    n_groups = used = 0
+    for k in range(a.size):
+        ra, rb = _root(parent, a[k]), _root(parent, b[k])
+        head = tail = -1  # the groups this merge ends the life of
+        for side in range(2):
+            r = ra if side == 0 else rb
+            if size[r] == 1:
+                continue
+            first = last = -1
+            if size[r] <= max_size and best[r] - log_conductance[k] >= min_score:
+                first = last = n_groups  # the cluster itself, its nested groups dropped
+                group_start[n_groups], n_groups = used, n_groups + 1
+                x = member_head[r]
+                while x >= 0:
+                    group_nodes[used], used, x = x, used + 1, member_next[x]
+            elif found_head[r] >= 0:
+                first, last = found_head[r], found_tail[r]
+            found_head[r] = -1
+            if first >= 0:
+                if head < 0:
+                    head = first
+                else:
+                    group_next[tail] = first
+                tail = last
+        if size[ra] < size[rb]:
+            ra, rb = rb, ra
+        parent[rb] = ra
+        size[ra] += size[rb]
+        best[ra] = max(best[ra], best[rb])
+        if size[ra] <= max_size:
+            member_next[member_tail[ra]] = member_head[rb]
+            member_tail[ra] = member_tail[rb]
+        if head >= 0:
+            found_head[ra], found_tail[ra], found_at[ra] = head, tail, k
+    holders = np.flatnonzero(found_head >= 0)
+    holders = holders[np.argsort(found_at[holders], kind="mergesort")]
+    count = 0
+    for r in holders:
+        g = found_head[r]
+        while g >= 0:
+            count, g = count + 1, group_next[g]
+    ends = np.empty(count, dtype=np.int64)
+    nodes = np.empty(used, dtype=np.int64)
+    count = at = 0
+    for r in holders:
+        g = found_head[r]
+        while g >= 0:
+            end = group_start[g + 1] if g + 1 < n_groups else used
+            for i in range(group_start[g], end):
+                nodes[at], at = group_nodes[i], at + 1
+            ends[count], count, g = at, count + 1, group_next[g]
+    return nodes[:at], ends
