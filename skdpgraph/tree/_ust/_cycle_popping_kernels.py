@@ -11,6 +11,8 @@ stopped once the caller has drawn more.
 import numba
 import numpy as np
 
+from ...utils._sparse_kernels import _find
+
 #: Status codes of :func:`wilson_walks`.
 DONE, STOPPED, NEED_UNIFORMS, NEED_WORDS, NEED_EXPONENTIALS, NEED_GUMBELS = range(6)
 
@@ -242,14 +244,6 @@ def wilson_walks(indptr, neighbour, cdf, light, n_light, light_floor, light_log_
 
 
 @numba.njit(cache=True)
-def _root(parent, x):
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]  # path halving
-        x = parent[x]
-    return x
-
-
-@numba.njit(cache=True)
 def trap_groups(n, a, b, log_conductance, top, min_score, max_size):
     """The trap groups of :func:`._cycle_popping.trap_groups`, from the merges.
 
@@ -273,7 +267,7 @@ def trap_groups(n, a, b, log_conductance, top, min_score, max_size):
     found_at = np.full(n, -1, dtype=np.int64)
     n_groups = used = 0
     for k in range(a.size):
-        ra, rb = _root(parent, a[k]), _root(parent, b[k])
+        ra, rb = _find(parent, a[k]), _find(parent, b[k])
         head = tail = -1  # the groups this merge ends the life of
         for side in range(2):
             r = ra if side == 0 else rb
