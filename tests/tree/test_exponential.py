@@ -328,6 +328,27 @@ def test_sample_weighted_ust_rejects_bad_edges(u, v, n, exc, match):
         sample_weighted_ust(np.array(u), np.array(v), logc, n, np.random.default_rng(0))
 
 
+def test_stopped_runs_without_eliminations_still_give_a_tree():
+    # With a budget of one draw every run stops at once, before any pop, and
+    # nothing traps the walk (equal conductances): no node is eliminated, the
+    # budget doubles until a run completes. The edges go in shuffled, some
+    # reversed: the tree must come back as indices of the edges as given.
+    rng = np.random.default_rng(8)
+    n = 12
+    u = np.r_[np.arange(n), 0, 2, 4, 6]
+    v = np.r_[(np.arange(n) + 1) % n, 5, 9, 10, 11]
+    order = rng.permutation(u.size)
+    u, v = u[order], v[order]
+    u[::3], v[::3] = v[::3].copy(), u[::3].copy()
+    for seed in range(20):
+        mask = sample_weighted_ust(u, v, np.zeros(u.size), n, np.random.default_rng(seed),
+                                   method="cycle_popping", max_work=1.0,
+                                   max_elimination_nodes=1)
+        tree = sp.coo_array((np.ones(int(mask.sum())), (u[mask], v[mask])), shape=(n, n))
+        assert mask.sum() == n - 1
+        assert sp.csgraph.connected_components(tree, directed=False)[0] == 1
+
+
 def test_input_not_modified():
     graph = _sparse_graph()
     before = (graph.data.copy(), graph.indices.copy(), graph.indptr.copy())

@@ -306,6 +306,9 @@ class _Eliminations:
 
     def records(self):
         """The records of every round as one: ``(x, ptr, keys, values, log_degree)``."""
+        if not self.rounds:  # every round stopped before a node could go
+            none = np.zeros(0, dtype=np.int64)
+            return none, np.zeros(1, dtype=np.int64), none, np.zeros(0), np.zeros(0)
         xs, ptrs, keys, values, log_degree = zip(*self.rounds)
         starts = np.cumsum([0] + [p[-1] for p in ptrs[:-1]])
         ptr = np.concatenate([[0]] + [p[1:] + s for p, s in zip(ptrs, starts)])
