@@ -102,6 +102,16 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
     chosen : ndarray of bool, shape (m,)
         Mask of the edges of the sampled forest (``n - n_components`` edges).
 
+    Raises
+    ------
+    TypeError
+        If ``u`` or ``v`` is not a 1-D array of integers, or ``n`` not an
+        integer.
+    ValueError
+        If an endpoint is outside ``[0, n)``, an edge joins a node to
+        itself, an unordered pair repeats, the arrays' shapes differ, or a
+        log-conductance is not finite.
+
     Notes
     -----
     *Fallback and cost; no failure.* The sampler never gives up. When a
