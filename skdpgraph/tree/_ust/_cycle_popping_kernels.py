@@ -258,8 +258,7 @@ def trap_groups(n, a, b, log_conductance, top, min_score, max_size):
     best = top.copy()  # strongest inner edge of each cluster, by its root
     member_next = np.full(n, -1, dtype=np.int64)  # each small cluster's nodes, linked
     member_head, member_tail = np.arange(n), np.arange(n)
-    capacity = n * max(max_size - 1, 1)  # a node is in nested groups of sizes 2..max_size
-    group_nodes = np.empty(capacity, dtype=np.int64)
+    group_nodes = np.empty(max(n, 16), dtype=np.int64)  # grown when full
     group_start = np.empty(n, dtype=np.int64)
     group_next = np.full(n, -1, dtype=np.int64)  # the groups found inside a root, linked
     found_head = np.full(n, -1, dtype=np.int64)
@@ -277,6 +276,8 @@ def trap_groups(n, a, b, log_conductance, top, min_score, max_size):
             if size[r] <= max_size and best[r] - log_conductance[k] >= min_score:
                 first = last = n_groups  # the cluster itself, its nested groups dropped
                 group_start[n_groups], n_groups = used, n_groups + 1
+                if used + size[r] > group_nodes.size:
+                    group_nodes = np.concatenate((group_nodes, np.empty_like(group_nodes)))
                 x = member_head[r]
                 while x >= 0:
                     group_nodes[used], used, x = x, used + 1, member_next[x]
