@@ -368,6 +368,8 @@ def unwind(n, tu, tv, xs, ptr, keys, values, log_degree, codes, code_logc, noise
                 best[group], best_at[group] = g, i
         at += hi - lo
         for group in range(parts):
+            if best_at[group] < 0:  # every part holds an end of a removed edge, a neighbour
+                raise RuntimeError("a part of the tree holds no neighbour; please report.")
             a = keys[best_at[group]]
             eu[k], ev[k], live[k] = x, a, True
             for s in (2 * k, 2 * k + 1):
