@@ -27,6 +27,15 @@ def group_argmax(groups, keys):
     return order[first]
 
 
+def pair_order(u, v, n):
+    """``(codes, order)``: the edges' codes ``min(u, v) n + max(u, v)`` and the order
+    that sorts them (no sort where they already are: the edges of a canonical graph)."""
+    codes = np.minimum(u, v) * n + np.maximum(u, v)
+    if codes.size > 1 and np.any(codes[1:] <= codes[:-1]):
+        return codes, np.argsort(codes, kind="stable")
+    return codes, np.arange(codes.size)
+
+
 def unwind_eliminations(n, tu, tv, records, u, v, logc, rng):
     """Edge indices (into ``u, v``) of a UST of the graph ``(u, v, logc)`` on ``n``
     nodes, from a UST ``(tu, tv)`` of the Schur complement its eliminations left.
@@ -37,8 +46,7 @@ def unwind_eliminations(n, tu, tv, records, u, v, logc, rng):
     """
     from ._star_mesh_kernels import unwind
 
-    codes = np.minimum(u, v) * n + np.maximum(u, v)
-    by_code = np.argsort(codes)
+    codes, by_code = pair_order(u, v, n)
     codes, code_logc = codes[by_code], np.ascontiguousarray(logc[by_code], dtype=np.float64)
     # One draw per neighbour of each level, and the sources' draws: measured 1.2 to 2.8
     # per neighbour; when they run out, the kernel runs again with more.

@@ -34,7 +34,7 @@ import numpy as np
 from ...privacy._samplers import random_words, standard_exponential
 from ...utils import mst_edge_indices
 from ...utils._sparse import component_labels
-from ._common import group_argmax, gumbel, unwind_eliminations
+from ._common import group_argmax, gumbel, pair_order, unwind_eliminations
 from ._elimination import elimination_by_component
 
 #: Neighbours below this fraction of their row's total are drawn apart from
@@ -352,9 +352,8 @@ def ust_with_trap_elimination(u, v, logc, n, rng, max_work, max_elimination_node
             break
         if rec is None:  # the star-mesh transforms take the edges as (min, max), sorted
             rec = _Eliminations(n)
-            cu, cv = np.minimum(u, v), np.maximum(u, v)
-            order = np.argsort(cu * n + cv, kind="stable")
-            cu, cv, cl = cu[order], cv[order], logc[order]
+            order = pair_order(u, v, n)[1]
+            cu, cv, cl = np.minimum(u, v)[order], np.maximum(u, v)[order], logc[order]
         reduced, merges = None, _merges(cu, cv, cl, n)
         for score in _TRAP_SCORES:
             stuck = _trap_nodes(cu, cv, n, score, merges)
