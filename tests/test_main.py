@@ -308,7 +308,7 @@ def test_every_graph_clusterer_takes_verbose(capsys):
         model.set_params(verbose=1).fit(G)
         err = capsys.readouterr().err
         name = type(model).__name__
-        assert f"[{name}] validation:" in err and "(60 nodes," in err
+        assert f"[{name}] validation:" in err and "(60 nodes)" in err
         assert f"[{name}] fit:" in err and "clusters)" in err
 
 

@@ -46,7 +46,7 @@ class AdjacencyInputMixin(GraphInputTagsMixin):
         log = StageLogger(getattr(self, "verbose", 0), type(self).__name__)
         with log.stage("validation") as note:
             A = check_adjacency(X, weighted=self._weighted_input())
-            note(f"{A.shape[0]} nodes, {A.nnz // 2} edges")
+            note(f"{A.shape[0]} nodes")  # the number of edges is private under edge-DP
         with log.stage("fit") as note:
             self._fit_adjacency(A)
             if log.verbose > 0:

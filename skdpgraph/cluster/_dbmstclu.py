@@ -59,7 +59,7 @@ class DBMSTCluResult(NamedTuple):
     dbcvi_path: np.ndarray
 
 
-def dbmstclu(tree):
+def dbmstclu(tree, *, check_input=True):
     """Cluster the nodes of a weighted spanning tree (or forest) with DBMSTClu.
 
     Starting from one cluster and ``DBCVI = -1`` (so the first cut is always
@@ -71,7 +71,11 @@ def dbmstclu(tree):
     Parameters
     ----------
     tree : sparse matrix, or :class:`~skdpgraph.SpanningTree`
-        Symmetric weighted forest; weights are distances (>= 0).
+        Symmetric weighted forest; weights are distances (negative ones,
+        which noisy releases may hold, count as 0).
+    check_input : bool, default=True
+        Check ``tree`` with :func:`~skdpgraph.tree.check_tree`; pass False
+        only for a :class:`~skdpgraph.SpanningTree` built by the library.
 
     Returns
     -------
@@ -120,7 +124,8 @@ def dbmstclu(tree):
     """
     from ._dbmstclu_kernels import cut_sequence  # numba: imported (and compiled) on first use
 
-    tree = check_tree(tree)
+    if check_input:
+        tree = check_tree(tree)
     n, w = tree.tree.shape[0], tree.weights
     cuts, path, labels = cut_sequence(n, tree.edges, w, TIE_RTOL)
     cut_edges = tree.edges[cuts].reshape(-1, 2)
@@ -246,7 +251,7 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
                 warn_if_constant_weights(graph)
                 tree = tree_from_graph(graph)
         with log.stage("cuts") as note:
-            res = dbmstclu(tree)
+            res = dbmstclu(tree, check_input=False)
             note(f"{res.n_clusters} clusters")
         self.tree_ = tree.tree
         set_result_attributes(self, res, DBMSTCLU_FIELDS)

@@ -23,7 +23,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES
 from ..edge_dp._label_propagation import _label_propagation, _plan
 from ..edge_dp._perturbation import _flip_release
-from ..edge_dp._power import _noisy_power
+from ..edge_dp._power import _noisy_power, check_power_release
 from ..edge_dp._spectral import _check_n_clusters, _check_refine, _kmeans, _spectral_canonical
 from ..privacy import (
     charge,
@@ -263,6 +263,10 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
 
     def _fit_adjacency(self, A):
         p = randomized_response_probability(self.epsilon)
+        if p >= 0.5:  # checked before the budget is charged
+            raise ValueError(
+                f"epsilon={self.epsilon!r} is too small: the flip probability rounds to 1/2 "
+                "in floating point, where the release carries nothing to debias.")
         q = float(self.sample_rate)
         n = A.shape[0]
         k = _check_n_clusters(self.n_clusters, n)
@@ -375,6 +379,7 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         n = A.shape[0]
         k = _check_n_clusters(self.n_clusters, n)
         rng = check_random_state(self.random_state)
+        check_power_release(n, k, rho_step, rng)
         charge(self.accountant, epsilon, delta)
         log = StageLogger(self.verbose, type(self).__name__)
         with log.stage(f"noisy power method ({int(self.n_iter)} iterations)"):

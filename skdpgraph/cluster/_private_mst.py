@@ -26,6 +26,7 @@ from ..distributed import is_edge_table, release_table_forest, table_weight_max
 from ..exceptions import NoiseDominatesWarning
 from ..privacy import (
     TREE_NOISE_MECHANISMS,
+    BudgetAccountant,
     approx_dp_to_zcdp,
     charge,
     check_epsilon,
@@ -46,7 +47,8 @@ from ..tree import (
     release_private_tree,
 )
 from ..tree._weight_release import clip_graph_weights
-from ..utils import StageLogger, check_graph, check_random_state, weight_range
+from ..utils import (StageLogger, check_graph, check_int, check_random_state, check_real,
+                     weight_range)
 from ..utils._docs import fill_doc
 from ..utils._networkx import _is_networkx_graph
 from ..utils._param_validation import HasMethods, Interval, StrOptions, fit_context
@@ -163,6 +165,11 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
         get_tree_mechanism(tree_mechanism)  # refuse an unknown name before anything else
     epsilon = check_epsilon(epsilon)
     sensitivity = check_sensitivity(sensitivity)
+    tree_share = check_real(tree_share, "tree_share", low=0.0, high=1.0, low_open=True,
+                            high_open=True)
+    verbose = check_int(int(verbose) if isinstance(verbose, bool) else verbose, "verbose", 0)
+    if accountant is not None:
+        BudgetAccountant.load_default(accountant)  # checks its type before any work
     if accounting == "zcdp" and delta is None:
         raise ValueError("accounting='zcdp' needs delta, a number in (0, 1).")
     if accounting == "pure" and delta is not None:
@@ -239,7 +246,7 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
                                             random_state=rng)
             note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}")
     with log.stage("DBMSTClu") as note:
-        res = dbmstclu(released)
+        res = dbmstclu(released, check_input=False)
         note(f"{res.n_clusters} clusters")
     n_steps = released.weights.size
     step_eps = None

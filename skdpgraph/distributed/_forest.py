@@ -289,7 +289,7 @@ def table_spanning_forest(table, *, split_every=4, verbose=0, return_report=Fals
                  None, {}, False)
     forest = _reduce(table, spec, [None] * topo.n_partitions, split_every, verbose,
                      "minimum spanning forest")
-    tree = make_spanning_tree(forest.lo, forest.hi, forest.key, topo.n_nodes)
+    tree = make_spanning_tree(forest.lo, forest.hi, forest.key, topo.n_nodes, check_input=False)
     if not return_report:
         return tree
     row_bytes = 2 * forest.lo.itemsize + 8
@@ -379,7 +379,7 @@ def release_table_forest(table, mechanism, plan, *, sensitivity, neighborhood, w
     if forest.n_clipped:
         warn_out_of_bounds(forest.n_clipped, tuple(weight_bounds))
     w = forest.key if mechanism.releases_weights else forest.weight
-    tree = make_spanning_tree(forest.lo, forest.hi, w, n)
+    tree = make_spanning_tree(forest.lo, forest.hi, w, n, check_input=False)
     row_bytes = 2 * forest.lo.itemsize + 8 * (1 if mechanism.releases_weights else 2)
     report = _report(forest, topo.n_partitions, split_every, topo.n_edges, row_bytes, passes)
     return TableRelease(tree, forest.low, forest.high, report)

@@ -121,6 +121,12 @@ class EdgeTable:
         if getattr(frame[weight].dtype, "kind", "O") not in "iuf":
             raise TypeError(f"weight column {weight!r} must be numeric; got dtype "
                             f"{frame[weight].dtype}.")
+        if isinstance(nodes, bool) or not (
+                nodes is None or isinstance(nodes, (int, np.integer))
+                or (isinstance(nodes, str) and nodes == "map")
+                or (not isinstance(nodes, str) and np.ndim(nodes) == 1)):
+            raise TypeError(f"nodes must be None, an int, 'map' or a 1-D array of ids; got "
+                            f"{nodes!r}.")
         self.frame = frame
         self.source = source
         self.target = target

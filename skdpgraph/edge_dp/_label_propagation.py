@@ -155,7 +155,11 @@ def label_propagation_rounds(n_nodes, n_clusters):
     -------
     n_rounds, n_bits : int
     """
-    k = _AUTO_GROUPS // 2 if n_clusters == "auto" else max(int(n_clusters), 1)
+    n_nodes = check_int(n_nodes, "n_nodes", 1)
+    if isinstance(n_clusters, str) and n_clusters == "auto":
+        k = _AUTO_GROUPS // 2
+    else:
+        k = check_int(n_clusters, "n_clusters", 1, n_nodes)
     size = max(n_nodes / k, 2.0)
     n_rounds = int(min(max(round(3.0 + 0.9 * math.log(size)), 6), 12))
     # Two communities need one centred bit; more need room against collisions.

@@ -21,6 +21,7 @@ References
    Simplifications, Extensions, and Lower Bounds", TCC 2016.
 """
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -73,6 +74,13 @@ def _orth(Y):
     signs = np.sign(np.diag(R))
     signs[signs == 0] = 1.0
     return Q * signs
+
+
+def check_power_release(n, k, rho_step, rng):
+    """Raise before anything is charged if a step's release cannot be made: an empty
+    release at the largest step sensitivity, ``sqrt(2)`` (rows of norm at most 1),
+    checks its grid and noise scale; it reads no value and draws nothing."""
+    release_gaussian(np.zeros(0), math.sqrt(2.0), rho_step, rng, n_values=n * k)
 
 
 def _noisy_power(A, k, rho_step, n_iter, rng):
@@ -158,6 +166,7 @@ def noisy_power_method(adjacency, n_components, *, epsilon=1.0, delta=1e-6, rho=
     else:
         rho_step, rho_total = noisy_power_budget(n_iter, epsilon=epsilon, delta=delta)
     rng = check_random_state(random_state)
+    check_power_release(n, k, rho_step, rng)
     X, eig, sens, scales = _noisy_power(A, k, rho_step, n_iter, rng)
     labels = None
     if cluster:

@@ -18,7 +18,8 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..utils import check_adjacency, similarity_to_distance
+from ..utils import check_adjacency, from_networkx, similarity_to_distance
+from ..utils._networkx import _is_networkx_graph
 from ..utils._docs import fill_doc
 from ..utils._param_validation import Interval, StrOptions, fit_context
 from ..utils._validation import GraphInputTagsMixin
@@ -39,6 +40,8 @@ class _GraphWeightTransformer(GraphInputTagsMixin, TransformerMixin, BaseEstimat
     _row_wise = False
 
     def _validate(self, X, reset):
+        if _is_networkx_graph(X):  # the weights as stored (the transformer says what they
+            X = from_networkx(X, weight_kind="distance")  # mean), rows in list(G)'s order
         X = validate_data(self, X, reset=reset, accept_sparse=["csr", "csc", "coo"],
                           dtype=np.float64, ensure_min_samples=2 if reset else 1)
         values = X.data if sp.issparse(X) else X

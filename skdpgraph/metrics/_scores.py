@@ -31,15 +31,18 @@ def validity_index(separation, dispersion):
     Parameters
     ----------
     separation, dispersion : array-like of float
-        ``SEP`` and ``DISP`` of each cluster.
+        ``SEP`` and ``DISP`` of each cluster; negative values (noisy
+        releases may hold them) count as 0, as in :func:`~skdpgraph.dbmstclu`.
 
     Returns
     -------
     ndarray of float
         ``V_C`` of each cluster, in ``[-1, 1]``.
     """
-    sep = np.asarray(separation, dtype=np.float64)
-    disp = np.asarray(dispersion, dtype=np.float64)
+    sep = np.maximum(np.asarray(separation, dtype=np.float64), 0.0)
+    disp = np.maximum(np.asarray(dispersion, dtype=np.float64), 0.0)
+    if np.isnan(sep).any() or np.isnan(disp).any():
+        raise ValueError("separation and dispersion must not be NaN.")
     with np.errstate(invalid="ignore", divide="ignore"):
         v = (sep - disp) / np.maximum(sep, disp)
     return np.where(disp > 0, v, 1.0)

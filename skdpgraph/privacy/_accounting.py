@@ -220,6 +220,12 @@ class BudgetAccountant:
         raised instead, before anything private is read.
         """
         if accountant is not None:
+            if not (callable(getattr(accountant, "check", None))
+                    and callable(getattr(accountant, "spend", None))):
+                raise TypeError(
+                    "accountant must be None or have check(epsilon, delta) and "
+                    f"spend(epsilon, delta) methods (a BudgetAccountant); got "
+                    f"{type(accountant).__name__}.")
             return accountant
         if BudgetAccountant._default_pid != os.getpid():
             # None set here (a forked child inherits the parent's object, not

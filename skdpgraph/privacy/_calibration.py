@@ -383,7 +383,7 @@ def edge_flip_epsilon(s):
     with probability ``s``: it flips with probability ``s / 2``, and two
     graphs differing in one edge give any output with probabilities in ratio
     at most ``(1 - s/2) / (s/2)`` (Muelle et al. 2015, Theorem 1). Works
-    elementwise on arrays; ``s`` must already be checked to lie in (0, 1].
+    elementwise on arrays of values in ``(0, 1]`` (else ``ValueError``).
     Each value is the smallest double at or above the exact ``ln(2/s - 1)``
     of the exact double ``s`` (an enclosure in :mod:`decimal`), so that what
     is charged is never below the true loss.
@@ -393,7 +393,12 @@ def edge_flip_epsilon(s):
         value = float(bound)
         return value if Decimal(value) >= bound else float(np.nextafter(value, math.inf))
 
-    arr = np.asarray(s, dtype=np.float64)
+    arr = np.asarray(s)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"s must be real numbers in (0, 1]; got dtype {arr.dtype}.")
+    arr = arr.astype(np.float64)
+    if not np.all((arr > 0.0) & (arr <= 1.0)):  # NaN fails too
+        raise ValueError(f"s must lie in (0, 1]; got {s!r}.")
     if arr.ndim == 0:
         return np.float64(upper(arr))
     return np.vectorize(upper, otypes=[np.float64])(arr)

@@ -16,6 +16,7 @@ from ..utils import check_int, check_real
 from ._accounting import (approx_dp_to_zcdp, exponential_mechanism_epsilon,
                           exponential_mechanism_zcdp, zcdp_to_approx_dp)
 from ._calibration import gaussian_sigma, laplace_scale
+from ._noise import MAX_SCALE, MIN_SCALE
 from ._validation import check_delta, check_epsilon, check_rho
 
 
@@ -214,6 +215,7 @@ def plan_label_propagation(epsilon=None, *, delta=None, rho=None, n_bits, n_roun
         vote_eps = _down(vote_share * epsilon / (2 * n_votes)) if n_votes else None
         # The scale is rounded up so that the three parts never exceed epsilon.
         scale = math.nextafter(laplace_scale(1.0, count_share * epsilon), math.inf)
+        _check_count_noise(scale, MAX_SCALE)
         return LabelPropagationPlan(bit_eps, vote_eps, scale, None, epsilon, 0.0)
     if rho is not None:
         if epsilon is not None:
@@ -229,11 +231,21 @@ def plan_label_propagation(epsilon=None, *, delta=None, rho=None, n_bits, n_roun
                 if n_votes else None)
     # Discrete Gaussian with L2 sensitivity 1: 1 / (2 sigma^2) = count_share * rho.
     sigma = math.nextafter(gaussian_sigma(1.0, count_share * rho), math.inf)
+    _check_count_noise(sigma, MAX_SCALE - 1)
     spent = (2 * n_bits * n_rounds * exponential_mechanism_zcdp(bit_eps)
              + (2 * n_votes * exponential_mechanism_zcdp(vote_eps) if n_votes else 0.0)
              + 1.0 / (2.0 * sigma * sigma))
     return LabelPropagationPlan(bit_eps, vote_eps, sigma, spent, zcdp_to_approx_dp(spent, delta),
                                 delta)
+
+
+def _check_count_noise(scale, high):
+    """The exact integer samplers' range, checked before anything is charged."""
+    if not MIN_SCALE <= scale <= high:
+        raise ValueError(
+            f"the budget gives the block counts a noise scale of {scale:.3g}, outside the "
+            f"range [{MIN_SCALE:.3g}, {high:.3g}] of the exact samplers: choose a budget "
+            "closer to 1.")
 
 
 def _down(x):

@@ -677,10 +677,14 @@ def _grid_exponent(sensitivity, k):
     return e - 1
 
 
-def _check_grid_exponent(exponent):
+def _check_grid_exponent(exponent, sensitivity=None, k=None):
     if not _MIN_GRID_EXP <= exponent <= _MAX_GRID_EXP:
+        need = "" if sensitivity is None else (
+            f"a sensitivity of {sensitivity:.3g} over {k} value(s) needs a ")
         raise ValueError(
-            f"grid 2**{exponent} is outside [2**{_MIN_GRID_EXP}, 2**{_MAX_GRID_EXP}]."
+            f"{need}grid 2**{exponent}, outside [2**{_MIN_GRID_EXP}, 2**{_MAX_GRID_EXP}]"
+            + ("" if sensitivity is None else
+               ": express the weights (and the sensitivity) in units closer to 1.")
         )
     return exponent
 
@@ -712,7 +716,8 @@ def grid_for(sensitivity, n_values):
     """
     sensitivity = check_positive(sensitivity, "sensitivity")
     k = n_values if isinstance(n_values, (int, np.integer)) else np.size(n_values)
-    return math.ldexp(1.0, _check_grid_exponent(_grid_exponent(sensitivity, int(k))))
+    k = int(k)
+    return math.ldexp(1.0, _check_grid_exponent(_grid_exponent(sensitivity, k), sensitivity, k))
 
 
 def _user_grid(grid):
@@ -783,7 +788,7 @@ def _release(
     rng = _check_generator(random_state)
     k = _check_n_values(n_values, values.size)
     if grid is None:
-        exponent = _check_grid_exponent(_grid_exponent(sensitivity, k))
+        exponent = _check_grid_exponent(_grid_exponent(sensitivity, k), sensitivity, k)
         fixed = False
     else:
         exponent = _user_grid(grid)

@@ -226,6 +226,9 @@ def prepay(spends, accountant=None):
     ((3.0, 0.0), PrepaidBudget(per_fit=(1.0, 0.0), unused))
     """
     spends = [tuple(spend) for spend in spends]
+    for spend in spends:
+        if len(spend) != 2:
+            raise ValueError(f"each spend must be a pair (epsilon, delta); got {spend!r}.")
     _charge_all(accountant, spends)
     return [PrepaidBudget(spend) for spend in spends]
 

@@ -6,6 +6,7 @@ disconnected, the result is a spanning *forest*: one tree per connected
 component (the topology is public, so this costs no privacy).
 """
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -13,6 +14,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from ..utils import check_graph, edges_to_csr, graph_edges
+from ..utils._validation import check_edge_list
 
 
 class SpanningTree(NamedTuple):
@@ -35,22 +37,38 @@ class SpanningTree(NamedTuple):
     weights: np.ndarray
 
 
-def make_spanning_tree(u, v, w, n):
+def make_spanning_tree(u, v, w, n, *, check_input=True):
     """:class:`SpanningTree` from an edge list (endpoints in any order).
 
     Parameters
     ----------
     u, v : array-like of int
-        Endpoints of the edges.
+        Endpoints of the edges, in ``[0, n)``.
     w : array-like of float
-        Their weights.
+        Their weights (finite).
     n : int
         Number of nodes.
+    check_input : bool, default=True
+        Check that the edges form a forest on ``n`` nodes (no edge from a node
+        to itself, no repeated pair, no cycle) and that the weights are
+        finite; ``False`` skips it for edges known to be valid.
 
     Returns
     -------
     SpanningTree
+
+    Raises
+    ------
+    TypeError
+        If ``u`` or ``v`` is not 1-D integers, ``n`` not an integer, or ``w``
+        not numbers.
+    ValueError
+        If the edges do not form a forest on ``n`` nodes, the shapes differ or
+        a weight is not finite.
     """
+    if check_input:
+        u, v, n = check_edge_list(u, v, n, forest=True)
+        w = _check_weights(w, u.shape, "w")
     u = np.asarray(u, dtype=np.int64)
     v = np.asarray(v, dtype=np.int64)
     w = np.asarray(w, dtype=np.float64)
@@ -58,6 +76,64 @@ def make_spanning_tree(u, v, w, n):
     order = np.argsort(lo * int(n) + hi)
     lo, hi, w = lo[order], hi[order], w[order]
     return SpanningTree(edges_to_csr(lo, hi, w, n), np.column_stack([lo, hi]), w)
+
+
+def _check_weights(w, shape, what):
+    w = np.asarray(w)
+    if w.size and w.dtype.kind not in "biuf":
+        raise TypeError(f"{what} must hold real numbers; got dtype {w.dtype}.")
+    w = w.astype(np.float64)
+    if w.shape != shape:
+        raise ValueError(f"{what} must have the shape of the edges, {shape}; got {w.shape}.")
+    if not np.all(np.isfinite(w)):
+        raise ValueError(f"{what} contains {int(np.count_nonzero(~np.isfinite(w)))} NaN or "
+                         "infinite weight(s); weights must be finite.")
+    return w
+
+
+def _check_spanning_tree(tree, what):
+    """A :class:`SpanningTree` built by hand is checked as :func:`make_spanning_tree`
+    builds one: a forest, edges ``u < v`` in lexicographic order, finite weights, and
+    the CSR array holding exactly those edges."""
+    graph, edges = tree.tree, np.asarray(tree.edges)
+    if not sp.issparse(graph) or graph.ndim != 2 or graph.shape[0] != graph.shape[1]:
+        raise TypeError(f"{what}.tree must be a square scipy sparse array; got "
+                        f"{type(graph).__name__}.")
+    n = graph.shape[0]
+    if edges.ndim != 2 or edges.shape[1] != 2:
+        raise ValueError(f"{what}.edges must have shape (m, 2); got {edges.shape}.")
+    u, v, _ = check_edge_list(edges[:, 0], edges[:, 1], n, forest=True)
+    w = _check_weights(tree.weights, u.shape, f"{what}.weights")
+    key = u * n + v
+    if np.any(u >= v) or np.any(key[1:] <= key[:-1]):
+        raise ValueError(f"{what}.edges must list (u, v) with u < v in lexicographic order; "
+                         "build the tree with skdpgraph.tree.make_spanning_tree.")
+    gu, gv, gw = graph_edges(graph)
+    if graph.nnz != 2 * u.size or not (np.array_equal(gu, u) and np.array_equal(gv, v)
+                                       and np.array_equal(gw, w)):
+        raise ValueError(f"{what}.tree does not hold exactly {what}.edges and {what}.weights; "
+                         "build the tree with skdpgraph.tree.make_spanning_tree.")
+    return SpanningTree(graph, np.column_stack([u, v]), w)
+
+
+#: Largest ``c * (w_max - w_min)`` a tree mechanism uses (see :func:`capped_rate`).
+MAX_LOG_SPREAD = 1e300
+
+
+def capped_rate(c, w_min, w_max):
+    """The inverse temperature ``c`` of ``exp(-c w)`` capped so that
+    ``c * (w_max - w_min) <= 1e300``: every log-weight ``-c (w - w_min)`` is finite.
+
+    Only absurd budgets reach the cap (``epsilon / sensitivity`` beyond
+    ``1e300 / spread``, or an infinite ``c`` when a scale underflows); it
+    changes the odds ``exp(-c (w(e) - w(f)))`` only for weights closer than
+    ``~1e-297`` times their spread, and no NaN or infinity can reach a
+    sampler.
+    """
+    spread = w_max - w_min
+    if not spread > 0:
+        return c if math.isfinite(c) else 1.0  # every weight equal: c does not matter
+    return min(c, MAX_LOG_SPREAD / spread)
 
 
 def as_graph(graph, check_input=True, what="graph"):
@@ -99,8 +175,8 @@ def check_tree(tree, what="tree"):
     -------
     SpanningTree
     """
-    if isinstance(tree, SpanningTree):  # canonical by construction
-        return tree
+    if isinstance(tree, SpanningTree):
+        return _check_spanning_tree(tree, what)
     graph = check_graph(tree, metric="precomputed", what=what)
     if not sp.issparse(graph):
         if graph.shape[0] != 2:

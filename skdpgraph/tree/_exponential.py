@@ -25,7 +25,7 @@ from ..privacy import (
     resolve_budget,
 )
 from ..utils import check_random_state, graph_edges, n_components
-from ._base import as_graph, make_spanning_tree
+from ._base import as_graph, capped_rate, make_spanning_tree
 from ._ust._sampler import UST_METHODS, sample_weighted_ust
 from ..utils._docs import fill_doc
 
@@ -149,6 +149,10 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
     n = graph.shape[0]
     u, v, w = graph_edges(graph)
     c = exponential_tree_scale(epsilon, sensitivity, neighborhood, n - n_components(graph))
-    chosen = sample_weighted_ust(u, v, -c * w, n, rng, method=method,
+    w_min = float(w.min()) if w.size else 0.0
+    c = capped_rate(c, w_min, float(w.max()) if w.size else 0.0)
+    # Shifted by the lightest weight (the law depends on differences only): finite for
+    # any weights once c is capped.
+    chosen = sample_weighted_ust(u, v, -c * (w - w_min), n, rng, method=method,
                                  max_work=max_work, reduce=reduce)
-    return make_spanning_tree(u[chosen], v[chosen], w[chosen], n)
+    return make_spanning_tree(u[chosen], v[chosen], w[chosen], n, check_input=False)

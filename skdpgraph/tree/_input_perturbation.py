@@ -140,13 +140,15 @@ def input_perturbation_tree(graph, epsilon=None, *, sensitivity, neighborhood="l
     rng = check_random_state(random_state)
     n = graph.shape[0]
     u, v, w = graph_edges(graph)
+    if u.size == 0:  # nothing to release: the empty forest
+        return make_spanning_tree(u, v, w, n, check_input=False)
     noisy = input_perturbation_edge_noise(
         w, n_edges=u.size, n_tree_edges=n - n_components(graph), sensitivity=sensitivity,
         neighborhood=neighborhood, epsilon=epsilon, delta=delta, rho=rho, random_state=rng,
         noise=noise)
     idx = edge_list_mst(u, v, noisy, n, dense=not sp.issparse(graph))
     released = w[idx] if noise == "gumbel" else noisy[idx]
-    return make_spanning_tree(u[idx], v[idx], released, n)
+    return make_spanning_tree(u[idx], v[idx], released, n, check_input=False)
 
 
 def input_perturbation_edge_noise(weights, *, n_edges, n_tree_edges, sensitivity,
@@ -183,7 +185,10 @@ def input_perturbation_edge_noise(weights, *, n_edges, n_tree_edges, sensitivity
         n_tree_edges=n_tree_edges, n_edges=n_edges, epsilon=epsilon, delta=delta, rho=rho)
     m = np.asarray(weights).size
     if noise == "gumbel":
-        return weights - scale * standard_gumbel(m, random_state)
+        # Absurd scales may overflow a key to +-inf: still an edge, ordered as the MST
+        # of the keys orders it (keys only, never released).
+        with np.errstate(over="ignore"):
+            return weights - scale * standard_gumbel(m, random_state)
     if noise == "laplace":
         return release_laplace(weights, release_sensitivity(n_edges, sensitivity, neighborhood),
                                epsilon, random_state, n_values=int(n_edges))

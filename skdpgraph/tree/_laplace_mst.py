@@ -77,7 +77,7 @@ def laplace_mst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=No
     noisy = laplace_edge_noise(w, n_edges=w.size, sensitivity=mu, neighborhood=neighborhood,
                                epsilon=epsilon, random_state=rng)
     idx = edge_list_mst(u, v, noisy, n, dense=not sp.issparse(graph))
-    return make_spanning_tree(u[idx], v[idx], noisy[idx], n)
+    return make_spanning_tree(u[idx], v[idx], noisy[idx], n, check_input=False)
 
 
 def laplace_edge_noise(weights, *, n_edges, sensitivity, neighborhood, epsilon,

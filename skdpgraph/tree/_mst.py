@@ -42,7 +42,7 @@ def prim_dense(n, row_keys):
     while rest.size:
         j = int(np.argmin(best))
         v = int(rest[j])
-        if np.isfinite(best[j]):  # otherwise v starts a new component
+        if best[j] < np.inf:  # otherwise v starts a new component (-inf is an edge)
             us[m], vs[m], keys[m] = parent[j], v, best[j]
             m += 1
         last = rest.size - 1
@@ -86,10 +86,10 @@ def minimum_spanning_tree(graph, *, check_input=True):
     n = graph.shape[0]
     if not sp.issparse(graph):
         u, v, w = prim_dense(n, lambda x, rest: graph[x, rest])
-        return make_spanning_tree(u, v, w, n)
+        return make_spanning_tree(u, v, w, n, check_input=False)
     u, v, w = graph_edges(graph)
     idx = mst_edge_indices(u, v, w, n)
-    return make_spanning_tree(u[idx], v[idx], w[idx], n)
+    return make_spanning_tree(u[idx], v[idx], w[idx], n, check_input=False)
 
 
 def edge_list_mst(u, v, key, n, dense=False):
@@ -112,8 +112,10 @@ def edge_list_mst(u, v, key, n, dense=False):
     """
     if not dense:
         return mst_edge_indices(u, v, key, n)
-    def row_keys(x, rest):
-        return key[pair_index(np.minimum(x, rest), np.maximum(x, rest), n)]
+    top = np.finfo(np.float64).max
+
+    def row_keys(x, rest):  # every pair is an edge: a key that overflowed to inf stays one
+        return np.minimum(key[pair_index(np.minimum(x, rest), np.maximum(x, rest), n)], top)
 
     tu, tv, _ = prim_dense(n, row_keys)
     return pair_index(np.minimum(tu, tv), np.maximum(tu, tv), n)

@@ -22,6 +22,8 @@ bound); on a sparse graph the race of exponential clocks samples the same
 law in ``O(|E| log |V|)`` time and ``O(|V| + |E|)`` memory, whatever its size.
 """
 
+import math
+
 from ..privacy import check_neighborhood, noisy_max_prim_scale
 from ..utils import check_random_state
 from ._base import as_graph
@@ -77,7 +79,9 @@ def noisy_max_prim_tree(graph, epsilon=None, *, sensitivity, neighborhood="linf"
 
     Examples
     --------
-    >>> import numpy as np
+    >>> import math
+
+import numpy as np
     >>> from skdpgraph.tree import noisy_max_prim_tree
     >>> D = np.array([[0, 1, 9], [1, 0, 2], [9, 2, 0]], dtype=float)
     >>> T = noisy_max_prim_tree(D, 1.0, delta=1e-6, sensitivity=0.01,
@@ -94,4 +98,5 @@ def noisy_max_prim_tree(graph, epsilon=None, *, sensitivity, neighborhood="linf"
     b, _ = noisy_max_prim_scale(sensitivity=sensitivity,
                                 n_tree_edges=graph.shape[0] - components[0],
                                 epsilon=epsilon, delta=delta, rho=rho)
-    return exponential_prim(graph, 1.0 / b, rng, components=components)
+    # A scale that underflows to 0 (absurd budgets) is an infinite rate, capped there.
+    return exponential_prim(graph, 1.0 / b if b > 0 else math.inf, rng, components=components)

@@ -27,7 +27,7 @@ from ..utils import (
     index_dtype,
     weight_range,
 )
-from ._base import as_graph, make_spanning_tree
+from ._base import as_graph, capped_rate, make_spanning_tree
 from ..utils._docs import fill_doc
 
 #: Phases of the sparse sampler only accept ring times ``T(u) + L(e)`` for
@@ -42,8 +42,6 @@ _LOG_LIGHT = _LOG_RATIO + 60.0
 #: A phase reaching fewer than (its edges / this) nodes hands over to the
 #: sequential sampler (a phase costs O(|E|), a sequential step O(deg log |V|)).
 _MIN_PHASE_YIELD = 256
-#: Largest ``c * (w_max - w_min)`` used (see :func:`_cap_rate`).
-_MAX_LOG_SPREAD = 1e300
 
 
 # ---------------------------------------------------------------------------
@@ -245,29 +243,14 @@ def exponential_prim(graph, c, random_state, method="auto", components=None):
     n = graph.shape[0]
     n_comp, comp = _components(graph) if components is None else components
     if n - n_comp == 0:
-        return make_spanning_tree([], [], [], n)
-    c = _cap_rate(c, graph)
+        return make_spanning_tree([], [], [], n, check_input=False)
+    c = capped_rate(c, *weight_range(graph))
     if not sp.issparse(graph):
         u, v = _pamst_dense(graph, c, rng)
-        return make_spanning_tree(u, v, graph[u, v], n)
+        return make_spanning_tree(u, v, graph[u, v], n, check_input=False)
     parent, child = _pamst_sparse(graph, c, n_comp, comp, rng, method)
     weights = np.asarray(graph[parent, child], dtype=np.float64).ravel()
-    return make_spanning_tree(parent, child, weights, n)
-
-
-def _cap_rate(c, graph):
-    """``c`` capped so that ``c * (w_max - w_min) <= 1e300`` (finite everywhere).
-
-    Only absurd budgets reach the cap (``epsilon / sensitivity`` beyond
-    ``1e300 / spread``); it changes the odds ``exp(-c (w(e) - w(f)))`` only
-    for weights closer than ``~1e-297`` times their spread, and keeps every
-    log-weight finite, so no NaN or infinity can reach the sampler.
-    """
-    lo, hi = weight_range(graph)
-    spread = hi - lo
-    if spread > 0 and c * spread > _MAX_LOG_SPREAD:
-        return _MAX_LOG_SPREAD / spread
-    return c
+    return make_spanning_tree(parent, child, weights, n, check_input=False)
 
 
 def _random_roots(comp, n_comp, rng):

@@ -13,7 +13,7 @@ its :class:`TreeMechanism` record, never read from its signature or name.
 from typing import Callable, NamedTuple, Optional
 
 from ..privacy import check_neighborhood, normalize_weights, tree_release_noise
-from ..utils import edges_to_csr
+from ..utils import check_int, edges_to_csr
 from ._base import SpanningTree
 from ._exponential import exponential_tree
 from ._input_perturbation import input_perturbation_edge_noise, input_perturbation_tree
@@ -179,6 +179,10 @@ def choose_tree_mechanism(*, neighborhood="l1", accounting="pure", delta=None, e
     check_neighborhood(neighborhood)
     if accounting not in ("pure", "zcdp"):
         raise ValueError(f"accounting must be 'pure' or 'zcdp'; got {accounting!r}.")
+    if n_nodes is not None:
+        n_nodes = check_int(n_nodes, "n_nodes", 0)
+    if n_edges is not None:
+        n_edges = check_int(n_edges, "n_edges", 0)
     if neighborhood == "l1":
         return "laplace"
     if accounting == "zcdp" or n_nodes is None or n_edges is None:
@@ -258,7 +262,9 @@ def finish_tree_release(tree, mechanism, plan, *, sensitivity, neighborhood, wei
     if plan.weight_rho is not None:
         return release_tree_weights(tree, rho=plan.weight_rho, sensitivity=sensitivity,
                                     neighborhood=neighborhood, weight_bounds=weight_bounds,
-                                    random_state=random_state, mechanism="gaussian")
+                                    random_state=random_state, mechanism="gaussian",
+                                    check_input=False)
     return release_tree_weights(tree, plan.weight_epsilon, sensitivity=sensitivity,
                                 neighborhood=neighborhood, weight_bounds=weight_bounds,
-                                random_state=random_state, mechanism="laplace")
+                                random_state=random_state, mechanism="laplace",
+                                check_input=False)

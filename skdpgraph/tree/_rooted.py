@@ -12,6 +12,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..utils._validation import check_edge_list
+
 
 class RootedForest(NamedTuple):
     """A forest rooted at the smallest node of each component.
@@ -26,8 +28,9 @@ class RootedForest(NamedTuple):
     parent_weight : ndarray of shape (n,)
         Weight of the edge to the parent, ``-inf`` for roots.
     parent_rank : ndarray of shape (n,)
-        Rank of the edge to the parent in the lexicographic order of the
-        forest's edges ``(min(u, v), max(u, v))``; -1 for roots.
+        Index of the edge to the parent in the edges given to
+        :func:`root_forest` (its rank in the lexicographic order of the
+        forest's edges when they come sorted); -1 for roots.
     tin : ndarray of shape (n,)
         Position of each node in ``order``.
     size : ndarray of shape (n,)
@@ -59,7 +62,9 @@ def root_forest(edges, weights, n):
     Parameters
     ----------
     edges : ndarray of shape (m, 2)
-        Forest edges ``(u, v)``, ``u < v``, sorted lexicographically.
+        Forest edges ``(u, v)`` on ``n`` nodes, in any order and orientation
+        (``parent_rank`` indexes this array: the rank in lexicographic order
+        when the edges come as a :class:`SpanningTree` lists them).
     weights : ndarray of shape (m,)
     n : int
         Number of nodes.
@@ -67,11 +72,24 @@ def root_forest(edges, weights, n):
     Returns
     -------
     RootedForest
+
+    Raises
+    ------
+    TypeError, ValueError
+        If the edges are not a forest on ``n`` nodes listed as documented, or
+        the weights are not one real number per edge.
     """
     from ._rooted_kernels import root_forest_arrays
 
-    edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    weights = np.asarray(weights, dtype=np.float64)
+    edges = np.asarray(edges)
+    if edges.ndim != 2 or edges.shape[1] != 2:
+        raise ValueError(f"edges must have shape (m, 2); got {edges.shape}.")
+    u, v, n = check_edge_list(edges[:, 0], edges[:, 1], n, forest=True)
+    weights = np.asarray(weights)
+    if weights.shape != u.shape or (weights.size and weights.dtype.kind not in "biuf"):
+        raise ValueError(f"weights must hold one real number per edge ({u.size}); got dtype "
+                         f"{weights.dtype} and shape {weights.shape}.")
+    edges, weights = np.column_stack([u, v]), weights.astype(np.float64)
     order, parent, parent_edge, size, depth, roots = root_forest_arrays(
         np.ascontiguousarray(edges[:, 0]), np.ascontiguousarray(edges[:, 1]), int(n))
     # Weight and rank of each node's parent edge.
@@ -91,8 +109,9 @@ def path_max(forest, a, b):
     Binary lifting: ``O(n log n)`` preprocessing (the ``2**j``-th ancestor of
     every node and the largest edge value on the way), then ``O(log n)``
     whole-array steps for all queries together. ``a[k]`` and ``b[k]`` must
-    lie in the same tree; an empty path (``a[k] == b[k]``) gives ``-inf``.
-    For path minima, root the forest on negated values and negate the result.
+    lie in the same tree (else ``ValueError``); an empty path (``a[k] ==
+    b[k]``) gives ``-inf``. For path minima, root the forest on negated
+    values and negate the result.
 
     Parameters
     ----------
@@ -105,6 +124,18 @@ def path_max(forest, a, b):
     ndarray of float64, shape (q,)
     """
     n = forest.parent.size
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape or a.ndim != 1 or (a.size and a.dtype.kind not in "iu") or (
+            b.size and b.dtype.kind not in "iu"):
+        raise ValueError(f"a and b must be 1-D integer arrays of one shape; got {a.shape} "
+                         f"and {b.shape}.")
+    if a.size and (min(a.min(), b.min()) < 0 or max(a.max(), b.max()) >= n):
+        raise ValueError(f"nodes must be in [0, n) = [0, {n}).")
+    tree_of = np.searchsorted(forest.comp_start, forest.tin, side="right") - 1
+    if np.any(tree_of[a] != tree_of[b]):
+        k = int(np.flatnonzero(tree_of[a] != tree_of[b])[0])
+        raise ValueError(f"a[k] and b[k] must lie in the same tree; nodes {a[k]} and {b[k]} "
+                         f"(k = {k}) do not.")
     up = np.where(forest.parent >= 0, forest.parent, np.arange(n))
     ups, tops = [up], [forest.parent_weight]
     for _ in range(1, max(1, int(forest.depth.max(initial=0)).bit_length())):

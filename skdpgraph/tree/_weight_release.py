@@ -23,22 +23,16 @@ from ..privacy import (
     warn_out_of_bounds,
     weight_release_noise,
 )
-from ..utils import (
-    check_graph,
-    check_random_state,
-    edges_to_csr,
-    graph_edges,
-    weight_range,
-)
+from ..utils import check_random_state, edges_to_csr, weight_range
 from ..utils._config import data_dependent_warnings
 from ..utils._docs import fill_doc
-from ._base import SpanningTree
+from ._base import SpanningTree, check_tree
 
 
 @fill_doc
 def release_tree_weights(tree, epsilon=None, *, sensitivity, neighborhood="l1",
                          weight_bounds=None, random_state=None, mechanism="laplace",
-                         delta=None, rho=None, normalize=True):
+                         delta=None, rho=None, normalize=True, check_input=True):
     """Weight-Release: the weights of a (public) spanning tree, with noise.
 
     Adds noise to the true weights of the tree's edges, calibrated to the
@@ -75,6 +69,9 @@ def release_tree_weights(tree, epsilon=None, *, sensitivity, neighborhood="l1",
         True: map into ``(0, 1]`` with :func:`~skdpgraph.privacy.normalize_weights` (the paper's
         ``tau`` and ``p`` from the public bounds). False: clip the noisy
         weights into the bounds.
+    check_input : bool, default=True
+        Check ``tree`` with :func:`~skdpgraph.tree.check_tree`; pass False
+        only for a :class:`~skdpgraph.tree.SpanningTree` built by the library.
 
     Returns
     -------
@@ -91,7 +88,7 @@ def release_tree_weights(tree, epsilon=None, *, sensitivity, neighborhood="l1",
     >>> np.round(t.weights, 3).tolist()
     [0.2, 0.4]
     """
-    tree = _as_spanning_tree(tree)
+    tree = check_tree(tree) if check_input else tree
     n = tree.tree.shape[0]
     k = tree.weights.size
     # Validates the budget and the calibration before any private value is read.
@@ -113,14 +110,6 @@ def release_tree_weights(tree, epsilon=None, *, sensitivity, neighborhood="l1",
     released = normalize_weights(noisy, bounds) if normalize else np.clip(noisy, *bounds)
     e = tree.edges
     return SpanningTree(edges_to_csr(e[:, 0], e[:, 1], released, n), e.copy(), released)
-
-
-def _as_spanning_tree(tree):
-    if isinstance(tree, SpanningTree):
-        return tree
-    g = check_graph(tree, metric="precomputed", what="tree")
-    u, v, w = graph_edges(g)
-    return SpanningTree(edges_to_csr(u, v, w, g.shape[0]), np.column_stack([u, v]), w)
 
 
 def clip_graph_weights(graph, bounds):

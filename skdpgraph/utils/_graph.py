@@ -131,6 +131,11 @@ def _canonical_sparse(A, what):
         del coo, col
     del data, row, keep  # free the temporaries before the transpose
     G.sum_duplicates()
+    if not np.all(np.isfinite(G.data)):  # the entries were finite: duplicates summed
+        raise ValueError(
+            f"{what} has duplicate entries whose weights sum past the largest float "
+            "(duplicates are summed, scipy's convention); weights must be finite."
+        )
     # int32 indices as soon as they fit: the transpose below is then int32 too.
     dtype = index_dtype(n, G.nnz)
     G.indices = G.indices.astype(dtype, copy=False)
@@ -378,6 +383,11 @@ def _validate_array(X, what):
         return X
     if sp.issparse(X):
         X = sp.coo_array(X)
+    elif isinstance(X, (list, tuple)):
+        X = np.asarray(X)
+    if not sp.issparse(X) and np.dtype(getattr(X, "dtype", np.float64)).kind in "USV":
+        raise TypeError(f"{what} has non-numeric entries (dtype {X.dtype}); an adjacency "
+                        "holds numbers.")
     return check_array(
         X,
         accept_sparse=["coo"],

@@ -195,3 +195,49 @@ def check_weight_values(values, what):
             f"Negative values in data: {what} contains negative weights "
             f"(smallest {values.min():g}); weights are distances and must be >= 0."
         )
+
+
+def check_edge_list(u, v, n, *, forest=False):
+    """``(u, v, n)`` as two int64 arrays and an int, checked before compiled loops
+    index with them.
+
+    ``n`` is an integer >= 0; ``u`` and ``v`` are 1-D integer arrays of one
+    shape whose endpoints lie in ``[0, n)``, with no edge from a node to itself
+    and each unordered pair at most once; with ``forest=True`` the edges also
+    form no cycle. Edges may come in any order and orientation. Raises
+    ``TypeError`` for a wrong type and ``ValueError`` naming the problem.
+    """
+    if isinstance(n, bool) or not isinstance(n, Integral):
+        raise TypeError(f"n must be an integer; got {n!r}.")
+    n = int(n)
+    if n < 0:
+        raise ValueError(f"n must be non-negative; got {n}.")
+    arrays = []
+    for name, x in (("u", u), ("v", v)):
+        x = np.asarray(x)
+        if x.ndim != 1 or (x.size and x.dtype.kind not in "iu"):
+            raise TypeError(f"{name} must be a 1-D array of integers; got dtype {x.dtype} "
+                            f"and shape {x.shape}.")
+        arrays.append(x.astype(np.int64))
+    u, v = arrays
+    if u.shape != v.shape:
+        raise ValueError(f"u and v must have the same shape (m,); got {u.shape} and "
+                         f"{v.shape}.")
+    if u.size and (min(u.min(), v.min()) < 0 or max(u.max(), v.max()) >= n):
+        raise ValueError(f"edge endpoints must be in [0, n) = [0, {n}).")
+    if np.any(u == v):
+        raise ValueError("an edge joins a node to itself (u == v).")
+    codes = np.minimum(u, v) * n + np.maximum(u, v)
+    if np.any(codes[1:] <= codes[:-1]):  # not sorted: sort to look for repeats
+        codes = np.sort(codes)
+        if np.any(codes[1:] == codes[:-1]):
+            raise ValueError("each unordered pair {u, v} must appear at most once.")
+    if forest and u.size:
+        from ._sparse import component_labels  # numba: imported when used
+
+        n_comp = component_labels(u, v, n)[0]
+        if u.size != n - n_comp:
+            raise ValueError(
+                f"the edges must form a forest (no cycle): {u.size} edges on {n} nodes in "
+                f"{n_comp} component(s) contain {u.size - n + n_comp} cycle(s).")
+    return u, v, n

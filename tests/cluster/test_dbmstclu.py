@@ -442,3 +442,30 @@ def test_root_forest_matches_a_plain_dfs():
                 size[parent[a]] += size[a]
         assert f.size.tolist() == size
         assert np.array_equal(f.tin[f.order], np.arange(n))
+
+
+def test_dbmstclu_refuses_a_spanning_tree_that_is_not_one():
+    # Built without checks, these would reach the compiled engine.
+    good = make_spanning_tree([0, 1], [1, 2], [1.0, 2.0], 3)
+    bad = [make_spanning_tree([0, 1, 0], [1, 2, 2], [1.0, 2.0, 3.0], 3, check_input=False),
+           make_spanning_tree([0, 0], [1, 1], [1.0, 2.0], 3, check_input=False),
+           make_spanning_tree([0, 1], [1, 2], [np.inf, 1.0], 3, check_input=False),
+           make_spanning_tree([0, 1], [0, 2], [1.0, 2.0], 3, check_input=False),
+           good._replace(weights=np.array([np.nan, 2.0]))]
+    for tree in bad:
+        with pytest.raises(ValueError):
+            dbmstclu(tree)
+
+
+def test_dbmstclu_counts_negative_weights_as_zero():
+    # Noisy releases (Laplace-MST) may hold negative weights.
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        n = int(rng.integers(2, 25))
+        parent = (rng.random(n - 1) * np.arange(1, n)).astype(np.int64)
+        w = np.round(rng.normal(size=n - 1), 1)
+        a = dbmstclu(make_spanning_tree(parent, np.arange(1, n), w, n))
+        b = dbmstclu(make_spanning_tree(parent, np.arange(1, n), np.maximum(w, 0.0), n))
+        np.testing.assert_array_equal(a.labels, b.labels)
+        np.testing.assert_array_equal(a.dbcvi_path, b.dbcvi_path)
+        assert a.dbcvi == b.dbcvi

@@ -601,3 +601,25 @@ def test_default_constructors():
         assert cls().fit(A).labels_.shape == (A.shape[0],)
     assert RandomizedResponseSpectralClustering().epsilon == 1.0
     assert NoisyPowerClustering().epsilon == 1.0
+
+
+@pytest.mark.parametrize("make", [
+    lambda: PrivateGraphClustering(epsilon=2.0, random_state=0, verbose=1),
+    lambda: RandomizedResponseSpectralClustering(2, epsilon=2.0, random_state=0, verbose=1),
+    lambda: NoisyPowerClustering(2, epsilon=2.0, random_state=0, verbose=1),
+])
+def test_verbose_output_does_not_show_the_private_edge_count(make, capsys):
+    A, _ = _planted(blocks=2, size=30)
+    make().fit(A)
+    err = capsys.readouterr().err
+    assert "validation" in err and f"{A.nnz // 2} edges" not in err
+
+
+def test_budgets_whose_release_cannot_be_made_are_refused_before_charging():
+    G, _ = _planted(blocks=2, size=30)
+    for est in [RandomizedResponseSpectralClustering(2, epsilon=1e-20, random_state=0),
+                NoisyPowerClustering(2, rho=1e-30, random_state=0)]:
+        acc = BudgetAccountant(epsilon=100, delta=0.5)
+        with pytest.raises(ValueError, match="epsilon|noise scale"):
+            est.set_params(accountant=acc).fit(G)
+        assert acc.total() == (0.0, 0.0)

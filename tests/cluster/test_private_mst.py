@@ -398,3 +398,20 @@ def test_function_check_input_false_on_a_canonical_graph_gives_the_same_release(
     np.testing.assert_array_equal(checked.labels, unchecked.labels)
     np.testing.assert_array_equal(checked.tree.edges, unchecked.tree.edges)
     np.testing.assert_array_equal(checked.tree.weights, unchecked.tree.weights)
+
+
+def test_function_form_checks_its_parameters_before_charging():
+    from skdpgraph import private_mst_clustering
+
+    D = np.abs(np.subtract.outer(np.arange(6.0), np.arange(6.0)))
+    for kwargs, error in [({"tree_share": 1.5, "tree_mechanism": "pamst"}, ValueError),
+                          ({"tree_share": np.nan}, ValueError),
+                          ({"tree_share": "0.5"}, TypeError),
+                          ({"verbose": "x"}, TypeError),
+                          ({"verbose": -1}, ValueError)]:
+        acc = BudgetAccountant(epsilon=10)
+        with pytest.raises(error):
+            private_mst_clustering(D, 1.0, sensitivity=0.1, accountant=acc, **kwargs)
+        assert acc.total() == (0.0, 0.0)
+    with pytest.raises(TypeError, match="accountant"):
+        private_mst_clustering(D, 1.0, sensitivity=0.1, accountant="x")

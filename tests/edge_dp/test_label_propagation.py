@@ -457,3 +457,14 @@ def test_rr_auto_k_on_small_graphs():
         E = nx.gnp_random_graph(n, p, seed=seed)
         assert RandomizedResponseSpectralClustering("auto", epsilon=8.0,
                                                     random_state=0).fit(E).n_clusters_ == 1
+
+
+def test_a_budget_beyond_the_samplers_range_is_refused_before_charging():
+    from skdpgraph.privacy import BudgetAccountant
+
+    G = nx.planted_partition_graph(2, 30, 0.5, 0.05, seed=0)
+    for kwargs in ({"epsilon": 1e300}, {"epsilon": 1e300, "delta": None}):
+        acc = BudgetAccountant(epsilon=1e301)
+        with pytest.raises(ValueError, match="noise scale"):
+            PrivateLabelPropagation(2, accountant=acc, random_state=0, **kwargs).fit(G)
+        assert acc.total() == (0.0, 0.0)

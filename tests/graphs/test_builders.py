@@ -313,3 +313,15 @@ def test_homogeneous_bad_input():
     with pytest.raises(ValueError, match="1 sample"):
         HomogeneousGraph().fit(X[:1])
     assert X.tobytes() == X0.tobytes()
+
+
+def test_weight_transformers_take_networkx_graphs():
+    import networkx as nx
+
+    from skdpgraph.graphs import SimilarityToDistance, StructuralDistance
+
+    G = nx.karate_club_graph()
+    A = nx.to_scipy_sparse_array(G, nodelist=list(G), format="csr")
+    for est in (SimilarityToDistance(), StructuralDistance()):
+        np.testing.assert_array_equal(est.fit_transform(G).toarray(),
+                                      est.fit_transform(A).toarray())

@@ -190,3 +190,11 @@ def test_default_accountant_and_context_manager():
     assert acc.total() == (1.0, 0.0)
     assert BudgetAccountant.load_default() is not acc  # restored
     assert BudgetAccountant.pop_default() is not acc
+
+
+def test_an_accountant_without_check_and_spend_is_a_type_error():
+    from skdpgraph.privacy import charge
+
+    for bad in ("x", 1.0, object()):
+        with pytest.raises(TypeError, match="accountant"):
+            charge(bad, 1.0, 0.0)

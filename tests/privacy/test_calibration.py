@@ -164,3 +164,23 @@ def test_release_sensitivity_bad_input():
         release_sensitivity(3, 0.0, "l1")
     with pytest.raises(ValueError, match="n_values"):
         release_sensitivity(-1, 1.0, "l1")
+
+
+def test_edge_flip_epsilon_checks_s():
+    from skdpgraph.privacy import edge_flip_epsilon
+
+    assert edge_flip_epsilon(1.0) == 0.0
+    assert edge_flip_epsilon(0.5) >= math.log(3.0)
+    for s in (0, 2, 1.5, np.nan, -0.1, np.array([0.5, 0.0])):
+        with pytest.raises(ValueError, match=r"\(0, 1\]"):
+            edge_flip_epsilon(s)
+    for s in (None, "a"):
+        with pytest.raises(TypeError):
+            edge_flip_epsilon(s)
+
+
+def test_a_grid_out_of_range_names_the_sensitivity():
+    from skdpgraph.privacy import release_laplace
+
+    with pytest.raises(ValueError, match="sensitivity of 1e-300"):
+        release_laplace(np.zeros(3), 1e-300, 1.0, np.random.default_rng(0))

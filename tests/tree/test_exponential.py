@@ -439,3 +439,25 @@ def test_extreme_spread_gives_the_light_tree_without_failure(method):
     expected = minimum_spanning_tree(edges_to_csr(u, v, ranks + 1.0, 8)).edges
     assert sorted(zip(u[list(mst)].tolist(), v[list(mst)].tolist())) == \
         [tuple(e) for e in expected.tolist()]
+
+
+def test_weights_whose_scaled_values_overflow_still_give_a_tree():
+    # c * w overflows; only differences of weights matter, and c is capped.
+    D = np.array([[0, 1e308, 5e307], [1e308, 0, 1.0], [5e307, 1.0, 0]])
+    for epsilon, mu in ((1.0, 0.1), (1e300, 1e-10)):
+        t = exponential_tree(D, epsilon, sensitivity=mu, random_state=0)
+        assert t.edges.shape == (2, 2)
+
+
+def test_sample_weighted_ust_checks_its_options():
+    u, v, logc = np.array([0, 0, 1]), np.array([1, 2, 2]), np.zeros(3)
+    for seed in (0, None, np.random.default_rng(0)):
+        assert sample_weighted_ust(u, v, logc, 3, seed).sum() == 2
+    for kwargs, error in [({"max_work": -1.0}, ValueError), ({"max_work": np.nan}, ValueError),
+                          ({"max_work": "a"}, TypeError), ({"reduce": "no"}, TypeError),
+                          ({"max_elimination_nodes": 1.5}, TypeError),
+                          ({"max_elimination_nodes": 0}, ValueError)]:
+        with pytest.raises(error):
+            sample_weighted_ust(u, v, logc, 3, 0, **kwargs)
+    with pytest.raises(TypeError, match="random_state"):
+        sample_weighted_ust(u, v, logc, 3, "seed")

@@ -247,3 +247,23 @@ def test_input_not_modified_and_seed_reproducible():
     b = input_perturbation_tree(graph, 1.0, sensitivity=0.1, random_state=3)
     np.testing.assert_array_equal(graph, before)
     np.testing.assert_array_equal(a.edges, b.edges)
+
+
+def test_noise_that_overflows_still_gives_a_spanning_tree():
+    import scipy.sparse as sp
+
+    D = np.abs(np.subtract.outer(np.arange(6.0), np.arange(6.0)))
+    for mu in (1e307, 1e308):
+        for graph in (D, sp.csr_array(D)):
+            t = input_perturbation_tree(graph, 1.0, sensitivity=mu, random_state=0)
+            assert t.edges.shape == (5, 2) and np.all(np.isfinite(t.weights))
+
+
+@pytest.mark.parametrize("noise, extra", [("gumbel", {}), ("laplace", {}),
+                                          ("gaussian", {"delta": 1e-6})])
+def test_a_graph_without_edges_gives_the_empty_forest(noise, extra):
+    import scipy.sparse as sp
+
+    t = input_perturbation_tree(sp.csr_array((3, 3)), 1.0, sensitivity=0.1, noise=noise,
+                                random_state=0, **extra)
+    assert t.edges.shape == (0, 2)

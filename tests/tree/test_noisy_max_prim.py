@@ -154,3 +154,9 @@ def test_reproducible_and_input_untouched():
     np.testing.assert_array_equal(a.edges, b.edges)
     np.testing.assert_array_equal(graph, before)
     assert math.isfinite(a.weights.sum())
+
+
+def test_a_scale_that_underflows_is_an_exact_mst():
+    D = np.array([[0, 1, 9], [1, 0, 2], [9, 2, 0]], dtype=float)
+    t = noisy_max_prim_tree(D, 1e308, sensitivity=1e-308, random_state=0)
+    assert t.edges.tolist() == [[0, 1], [1, 2]]

@@ -2,8 +2,9 @@
 counting sort and explicit stack)."""
 
 import numpy as np
+import pytest
 
-from skdpgraph.tree import root_forest
+from skdpgraph.tree import path_max, root_forest
 
 
 def _check_rooting(f, n):
@@ -56,3 +57,21 @@ def test_rooting_of_isolated_nodes_and_an_empty_forest():
     assert f.order.tolist() == [0, 1, 2, 3]
     assert f.comp_start.tolist() == [0, 1, 2, 3, 4]
     assert np.all(f.parent == -1) and np.all(f.parent_weight == -np.inf)
+
+
+def test_root_forest_refuses_what_is_not_a_forest():
+    for edges, weights, match in [(np.array([[0, 5]]), np.ones(1), r"\[0, n\)"),
+                                  (np.array([[-1, 1]]), np.ones(1), r"\[0, n\)"),
+                                  (np.array([[0, 1], [1, 2], [0, 2]]), np.ones(3), "cycle"),
+                                  (np.array([[0, 0]]), np.ones(1), "itself"),
+                                  (np.array([[0, 1]]), np.ones(2), "one real number per edge"),
+                                  (np.array([0, 1]), np.ones(1), r"shape \(m, 2\)")]:
+        with pytest.raises(ValueError, match=match):
+            root_forest(edges, weights, 3)
+    # Any order and orientation; parent_rank indexes the given edges.
+    f = root_forest(np.array([[3, 2], [1, 0]]), np.array([1.0, 7.0]), 4)
+    np.testing.assert_array_equal(f.parent, [-1, 0, -1, 2])
+    np.testing.assert_array_equal(f.parent_rank, [-1, 1, -1, 0])
+    np.testing.assert_array_equal(path_max(f, np.array([0, 2]), np.array([1, 3])), [7.0, 1.0])
+    with pytest.raises(ValueError, match="same tree"):
+        path_max(f, np.array([0]), np.array([3]))

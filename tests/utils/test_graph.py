@@ -237,3 +237,12 @@ def test_compressed_input_with_duplicates_unsorted_indices_and_loops(fmt):
     np.testing.assert_array_equal(X.data, before[0])
     np.testing.assert_array_equal(X.indices, before[1])
     np.testing.assert_array_equal(X.indptr, before[2])
+
+
+def test_duplicate_entries_that_sum_past_the_float_maximum_are_refused():
+    big = np.finfo(np.float64).max / 1.5
+    for make in (sp.coo_array, sp.csr_array):
+        A = make((np.array([big, big, big, big, 1.0, 1.0]),
+                  (np.array([0, 0, 1, 1, 1, 2]), np.array([1, 1, 0, 0, 2, 1]))), shape=(3, 3))
+        with pytest.raises(ValueError, match="NaN or infinite|sum past the largest float"):
+            check_graph(A)

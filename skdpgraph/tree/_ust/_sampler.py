@@ -8,7 +8,9 @@ mechanism over spanning trees (:func:`skdpgraph.tree.exponential_tree`).
 
 import numpy as np
 
+from ...utils import check_int, check_positive, check_random_state
 from ...utils._sparse import component_labels
+from ...utils._validation import check_edge_list
 from ._common import group_argmax, group_logsumexp, gumbel
 from ._cycle_popping import cycle_popping, ust_with_trap_elimination
 from ._elimination import elimination_by_component
@@ -51,6 +53,7 @@ def ust_delta(n_edges, reduce=True):
     float
         ``3.9e-16`` for ``10**6`` edges; ``1.9e-19`` for ``500`` edges.
     """
+    n_edges = check_int(n_edges, "n_edges", 0)
     return truncation_delta(n_edges) if reduce else 0.0
 
 
@@ -70,7 +73,8 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
         Finite ``log gamma(e)``; only differences matter.
     n : int
         Number of nodes.
-    random_state : numpy.random.Generator
+    random_state : int, numpy.random.Generator or None
+        See :func:`skdpgraph.utils.check_random_state`.
     method : {"auto", "cycle_popping", "elimination"}, default="auto"
         ``"elimination"``: Gaussian elimination of the weighted Laplacian
         (star-mesh transform) then unwinding, ``O(k^3)`` time and ``O(k^2)``
@@ -105,12 +109,14 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
     Raises
     ------
     TypeError
-        If ``u`` or ``v`` is not a 1-D array of integers, or ``n`` not an
-        integer.
+        If ``u`` or ``v`` is not a 1-D array of integers, ``n`` or
+        ``max_elimination_nodes`` not an integer, ``reduce`` not a bool, or
+        ``random_state`` of another type.
     ValueError
         If an endpoint is outside ``[0, n)``, an edge joins a node to
-        itself, an unordered pair repeats, the arrays' shapes differ, or a
-        log-conductance is not finite.
+        itself, an unordered pair repeats, the arrays' shapes differ, a
+        log-conductance is not finite, ``max_work`` is not a positive
+        number or ``max_elimination_nodes`` is below 1.
 
     Notes
     -----
@@ -174,49 +180,35 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
     """
     if method not in UST_METHODS:
         raise ValueError(f"method must be one of {UST_METHODS}; got {method!r}.")
-    u, v, logc = _check_edges(u, v, log_conductance, n)
+    u, v, logc, n = _check_edges(u, v, log_conductance, n)
+    if max_work is not None:
+        max_work = check_positive(max_work, "max_work")
+    if not isinstance(reduce, (bool, np.bool_)):
+        raise TypeError(f"reduce must be a bool; got {type(reduce).__name__}.")
+    max_elimination_nodes = check_int(max_elimination_nodes, "max_elimination_nodes", 1)
+    rng = check_random_state(random_state)
     m = u.size
     chosen = np.zeros(m, dtype=bool)
     if m == 0:
         return chosen
     if max_work is None:
         max_work = DEFAULT_DRAW_FACTOR * float(n + m)
-    config = (method, float(max_work), bool(reduce), int(max_elimination_nodes))
-    chosen[_sample(u, v, logc, n, random_state, config)] = True
+    config = (method, max_work, bool(reduce), max_elimination_nodes)
+    chosen[_sample(u, v, logc, n, rng, config)] = True
     return chosen
 
 
 def _check_edges(u, v, log_conductance, n):
-    """``(u, v, log_conductance)`` as int64, int64 and float64 arrays, checked:
+    """``(u, v, log_conductance, n)`` as int64, int64 and float64 arrays and an int, checked:
     the compiled loops index with the endpoints."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"n must be an integer; got {n!r}.")
-    if n < 0:
-        raise ValueError(f"n must be non-negative; got {n}.")
-    arrays = []
-    for name, x in (("u", u), ("v", v)):
-        x = np.asarray(x)
-        if x.ndim != 1 or (x.size and x.dtype.kind not in "iu"):
-            raise TypeError(f"{name} must be a 1-D array of integers; got dtype {x.dtype} "
-                            f"and shape {x.shape}.")
-        arrays.append(x.astype(np.int64))
-    u, v = arrays
+    u, v, n = check_edge_list(u, v, n)
     logc = np.asarray(log_conductance, dtype=np.float64)
-    if not u.shape == v.shape == logc.shape:
-        raise ValueError(f"u, v and log_conductance must have the same shape (m,); got "
-                         f"{u.shape}, {v.shape} and {logc.shape}.")
+    if logc.shape != u.shape:
+        raise ValueError(f"log_conductance must have the shape of u and v, {u.shape}; got "
+                         f"{logc.shape}.")
     if not np.all(np.isfinite(logc)):
         raise ValueError("log_conductance must be finite.")
-    if u.size and (min(u.min(), v.min()) < 0 or max(u.max(), v.max()) >= n):
-        raise ValueError(f"edge endpoints must be in [0, n) = [0, {n}).")
-    if np.any(u == v):
-        raise ValueError("an edge joins a node to itself (u == v).")
-    codes = np.minimum(u, v) * n + np.maximum(u, v)
-    if np.any(codes[1:] <= codes[:-1]):  # not sorted: sort to look for repeats
-        codes = np.sort(codes)
-        if np.any(codes[1:] == codes[:-1]):
-            raise ValueError("each unordered pair {u, v} must appear at most once.")
-    return u, v, logc
+    return u, v, logc, n
 
 
 def _sample(u, v, logc, n, rng, config):

@@ -1,0 +1,59 @@
+"""Spanning trees built from edge lists, and trees given by hand, are checked."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from skdpgraph.tree import SpanningTree, check_tree, make_spanning_tree
+
+
+def test_make_spanning_tree_sorts_and_orients():
+    t = make_spanning_tree([2, 0], [1, 1], [5.0, -1.0], 4)
+    assert t.edges.tolist() == [[0, 1], [1, 2]]
+    assert t.weights.tolist() == [-1.0, 5.0]
+    assert t.tree.shape == (4, 4) and t.tree.nnz == 4
+
+
+@pytest.mark.parametrize("u, v, w, n, error, match", [
+    ([0, 1, 0], [1, 2, 2], [1.0, 2.0, 3.0], 3, ValueError, "cycle"),
+    ([0, 0], [1, 1], [1.0, 2.0], 3, ValueError, "at most once"),
+    ([0, 1], [0, 2], [1.0, 2.0], 3, ValueError, "itself"),
+    ([0, 1], [1, 5], [1.0, 2.0], 3, ValueError, r"\[0, n\)"),
+    ([0, -1], [1, 2], [1.0, 2.0], 3, ValueError, r"\[0, n\)"),
+    ([0, 1], [1, 2], [np.inf, 1.0], 3, ValueError, "finite"),
+    ([0, 1], [1, 2], [np.nan, 1.0], 3, ValueError, "finite"),
+    ([0, 1], [1, 2], [1.0], 3, ValueError, "shape"),
+    ([0, 1], [1], [1.0, 2.0], 3, ValueError, "same shape"),
+    ([0.5, 1.0], [1, 2], [1.0, 2.0], 3, TypeError, "integers"),
+    ([0, 1], [1, 2], ["a", "b"], 3, TypeError, "real numbers"),
+    ([0, 1], [1, 2], [1.0, 2.0], 3.0, TypeError, "n must be an integer"),
+])
+def test_make_spanning_tree_rejects_what_is_not_a_forest(u, v, w, n, error, match):
+    with pytest.raises(error, match=match):
+        make_spanning_tree(u, v, w, n)
+
+
+def test_check_tree_checks_a_spanning_tree_built_by_hand():
+    t = make_spanning_tree([0, 1], [1, 2], [1.0, 2.0], 3)
+    assert check_tree(t).edges.tolist() == t.edges.tolist()
+    bad = [
+        (SpanningTree(t.tree, t.edges[::-1], t.weights[::-1]), ValueError, "lexicographic"),
+        (SpanningTree(t.tree, t.edges, np.array([5.0, 2.0])), ValueError, "does not hold"),
+        (SpanningTree(t.tree, np.array([[0, 1], [0, 1]]), t.weights), ValueError, "at most once"),
+        (SpanningTree(t.tree, np.array([[0, 1], [1, 3]]), t.weights), ValueError, r"\[0, n\)"),
+        (SpanningTree(t.tree, t.edges, np.array([np.nan, 1.0])), ValueError, "finite"),
+        (SpanningTree(t.tree, t.edges[:, :1], t.weights), ValueError, r"shape \(m, 2\)"),
+        (SpanningTree(t.tree.toarray(), t.edges, t.weights), TypeError, "sparse"),
+    ]
+    for tree, error, match in bad:
+        with pytest.raises(error, match=match):
+            check_tree(tree)
+    cycle = make_spanning_tree([0, 1, 0], [1, 2, 2], [1.0, 2.0, 3.0], 3, check_input=False)
+    with pytest.raises(ValueError, match="cycle"):
+        check_tree(cycle)
+
+
+def test_check_tree_of_a_graph_refuses_cycles():
+    g = sp.csr_array(np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]], dtype=float))
+    with pytest.raises(ValueError, match="forest"):
+        check_tree(g)
