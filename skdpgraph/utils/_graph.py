@@ -89,9 +89,13 @@ def _canonical_dense(D, what):
     if max_diff > SYMMETRY_RTOL * max(scale, np.finfo(float).tiny):
         i, j = np.unravel_index(int(diff.argmax()), diff.shape)
         raise _asymmetry_error(max_diff, i, j, scale, what)
-    # Halve first: (a + b) / 2 would overflow for weights near the float maximum.
-    G *= 0.5
-    G += G.T
+    if max_diff > 0:
+        # Halve first: (a + b) / 2 would overflow for weights near the float maximum.
+        # Skipped when exactly symmetric, where it could only round subnormal weights.
+        G *= 0.5
+        G += G.T
+    else:
+        G += 0.0  # -0.0 -> +0.0: the two triangles agree bit for bit
     return G
 
 
@@ -419,6 +423,17 @@ def _adjacency_from_validated(X, weighted, what, weight_kind=None):
                 "(or non-negative weights, which are ignored); negative entries "
                 "have no meaning."
             )
+        if not sp.issparse(X) and X.ndim == 2 and X.shape[0] == X.shape[1]:
+            # Zeros are non-edges here: an entry without its mirror is a directed edge,
+            # refused as a sparse matrix's would be (however small it is).
+            nz = X != 0
+            np.fill_diagonal(nz, False)
+            if not np.array_equal(nz, nz.T):
+                i, j = np.argwhere(nz & ~nz.T)[0]
+                raise ValueError(
+                    f"{what} is not symmetric: entry ({i}, {j}) is nonzero but ({j}, {i}) is "
+                    "0. An adjacency matrix stores both directions of every edge (for a "
+                    "triangular matrix use A + A.T).")
         graph = check_graph(X, metric="precomputed", what=what,
                             weight_kind=weight_kind if weighted else "distance")
         if not sp.issparse(graph):

@@ -246,3 +246,19 @@ def test_duplicate_entries_that_sum_past_the_float_maximum_are_refused():
                   (np.array([0, 0, 1, 1, 1, 2]), np.array([1, 1, 0, 0, 2, 1]))), shape=(3, 3))
         with pytest.raises(ValueError, match="NaN or infinite|sum past the largest float"):
             check_graph(A)
+
+
+def test_dense_adjacency_is_checked_like_a_sparse_one():
+    from skdpgraph.utils import check_adjacency
+
+    A = np.zeros((4, 4))
+    A[2, 3] = A[3, 2] = 1.0
+    A[0, 1] = 1e-20  # a directed edge, however small
+    for X in (A, sp.csr_array(A)):
+        with pytest.raises(ValueError, match="not symmetric"):
+            check_adjacency(X)
+    B = np.zeros((3, 3))
+    B[0, 1] = B[1, 0] = 5e-324  # a subnormal edge stays an edge
+    assert check_adjacency(B).nnz == check_adjacency(sp.csr_array(B)).nnz == 2
+    with pytest.raises(TypeError, match="non-numeric"):
+        check_adjacency([["a", "b"], ["c", "d"]])
