@@ -24,6 +24,7 @@ extra), else as plain lines.
 
 import argparse
 import math
+import os
 import sys
 import textwrap
 import warnings
@@ -549,6 +550,9 @@ def main(argv=None):
     if args.output is not None:
         if not args.output.lower().endswith(".png"):
             parser.error(f"argument --output: the figure is a PNG file; got {args.output!r}")
+        folder = os.path.dirname(os.path.abspath(args.output))
+        if not os.path.isdir(folder):
+            parser.error(f"argument --output: folder {folder!r} does not exist")
         try:
             import matplotlib  # noqa: F401
         except ImportError:

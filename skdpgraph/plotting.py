@@ -150,7 +150,7 @@ def plot_graph(graph, positions, labels=None, tree=None, cut_edges=None, ax=None
         if labels.shape != (n,):
             raise ValueError(f"labels must have shape ({n},), one per node; got {labels.shape}.")
         if not np.issubdtype(labels.dtype, np.integer):
-            if not np.all(labels == np.round(labels)):
+            if labels.dtype.kind not in "bf" or not np.all(labels == np.round(labels)):
                 raise ValueError("labels must be integers (-1 for unclustered nodes).")
             labels = labels.astype(np.int64)
     edge_layers = []

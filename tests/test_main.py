@@ -238,6 +238,7 @@ def test_figure_lines_do_not_hide_each_other(tmp_path, monkeypatch, capsys):
     (["--n-samples", "2"], "at least 60"),
     (["--n-samples", "59"], "at least 60"),
     (["--output", "figure.jpg"], "PNG"),
+    (["--output", "/no-such-folder-here/figure.png"], "does not exist"),
 ])
 def test_bad_values_are_refused(argv, message, capsys):
     with pytest.raises(SystemExit) as exc:

@@ -177,11 +177,11 @@ def warn_if_constant_weights(graph, weight_range=None):
             w = graph[~np.eye(graph.shape[0], dtype=bool)]
         n_edges = w.size // 2
         low, high = (w.min(), w.max()) if w.size else (0.0, 0.0)
-    if n_edges < 1 or low != high:
+    if n_edges < 2 or low != high:  # one edge: nothing to compare
         return
-    warn_data_dependent(
-        f"All {n_edges} edge weights of the graph are equal ({low:g}): DBMSTClu "
-        "has no signal to cut on and returns one cluster per node. For an unweighted "
+    warn_data_dependent(  # the value itself is not shown: it may be private
+        f"All {n_edges} edge weights of the graph are equal: DBMSTClu has no signal to "
+        "cut on (on the exact weights it returns one cluster per node). For an unweighted "
         "graph use structural distances, make_pipeline(StructuralDistance(), "
         "<clusterer>(metric='precomputed')) with skdpgraph.graphs.StructuralDistance, "
         "or cluster it with skdpgraph.cluster.SCAN.",

@@ -71,8 +71,9 @@ def dbmstclu(tree, *, check_input=True):
     Parameters
     ----------
     tree : sparse matrix, or :class:`~skdpgraph.SpanningTree`
-        Symmetric weighted forest; weights are distances (negative ones,
-        which noisy releases may hold, count as 0).
+        Symmetric weighted forest; weights are distances (>= 0). A
+        :class:`~skdpgraph.SpanningTree` may hold negative weights (noisy
+        releases such as Laplace-MST's do): they count as 0.
     check_input : bool, default=True
         Check ``tree`` with :func:`~skdpgraph.tree.check_tree`; pass False
         only for a :class:`~skdpgraph.SpanningTree` built by the library.

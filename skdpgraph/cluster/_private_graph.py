@@ -2,6 +2,7 @@
 
 import numpy as np
 from sklearn.base import ClusterMixin, clone, is_clusterer
+from sklearn.pipeline import Pipeline
 
 from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES
 from ..edge_dp._perturbation import _BaseEdgeFlip, _resolve_privacy
@@ -123,7 +124,6 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
                 f"estimator must be a clusterer (a scikit-learn estimator whose "
                 f"fit sets labels_); got {type(estimator).__name__}."
             )
-        perturbed = self._release_flipped(A, s, epsilon)
         q = float(self.sample_rate)
         params = estimator.get_params(deep=False)
         if "flip_probability" in params:
@@ -137,16 +137,23 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
                     f"sample_rate; it cannot debias a release with sample_rate={q}."
                 )
             estimator.set_params(**public)
+        k = params.get("n_clusters")
+        if isinstance(k, (int, np.integer)) and not isinstance(k, bool) and k > A.shape[0]:
+            raise ValueError(f"the estimator's n_clusters={k} exceeds the {A.shape[0]} nodes "
+                             "of the graph.")
+        perturbed = self._release_flipped(A, s, epsilon)
         # Hand the clusterer its own copy: the released graph stays intact
         # whatever the clusterer does to its input.
         estimator.fit(perturbed.copy())
-        if not hasattr(estimator, "labels_"):
+        # A Pipeline ending in a clusterer: the labels are its last step's.
+        fitted = estimator[-1] if isinstance(estimator, Pipeline) else estimator
+        if not hasattr(fitted, "labels_"):
             raise TypeError(
-                f"estimator {type(estimator).__name__} did not set labels_ in "
+                f"estimator {type(fitted).__name__} did not set labels_ in "
                 "fit; PrivateGraphClustering needs a clusterer."
             )
         self.estimator_ = estimator
-        self.labels_ = np.asarray(estimator.labels_)
+        self.labels_ = np.asarray(fitted.labels_)
         self.perturbed_graph_ = perturbed
         self.epsilon_spent_ = epsilon
         self.s_ = s

@@ -603,8 +603,10 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         ----------
         X : array-like or sparse matrix
             ``metric="precomputed"``: distances ``(n_queries, n_train)`` to
-            the training nodes (sparse: stored entries only; every row needs
-            one). Otherwise features ``(n_queries, n_features)``.
+            the training nodes, or similarities with
+            ``weight_kind="similarity"`` (the most similar node is the
+            nearest; sparse: stored entries only; every row needs one).
+            Otherwise features ``(n_queries, n_features)``.
 
         Returns
         -------
@@ -613,7 +615,8 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         check_is_fitted(self)
         n_train = self.labels_.shape[0]
         if self.metric == "precomputed":
-            return self.labels_[_nearest_precomputed(X, n_train)]
+            return self.labels_[_nearest_precomputed(X, n_train,
+                                                     self.weight_kind == "similarity")]
         if not hasattr(self, "training_data_"):
             raise ValueError(
                 "This model was fitted on a networkx graph, so it has no training "
@@ -639,15 +642,19 @@ def _shape_message(shape, n_train):
             f"distances (n_queries, {n_train}) to the training nodes; got shape {shape}.")
 
 
-def _nearest_precomputed(X, n_train):
-    """Index of the nearest training node of each row of a distance matrix."""
+def _nearest_precomputed(X, n_train, similarity=False):
+    """Index of the nearest training node of each row of a distance matrix (the most
+    similar one, of a similarity matrix: the conversions reverse the order)."""
+    what = "similarities" if similarity else "distances"
     if sp.issparse(X):
         X = sp.csr_array(X)
         if X.ndim != 2 or X.shape[1] != n_train:
             raise ValueError(_shape_message(X.shape, n_train))
         data = np.asarray(X.data, dtype=np.float64)
         if not np.all(np.isfinite(data)) or (data.size and data.min() < 0):
-            raise ValueError("distances must be finite and non-negative.")
+            raise ValueError(f"{what} must be finite and non-negative.")
+        if similarity:
+            data = -data
         counts = np.diff(X.indptr)
         if np.any(counts == 0):
             raise ValueError(
@@ -662,5 +669,5 @@ def _nearest_precomputed(X, n_train):
     if X.shape[1] != n_train:
         raise ValueError(_shape_message(X.shape, n_train))
     if X.size and X.min() < 0:
-        raise ValueError("distances must be non-negative.")
-    return np.argmin(X, axis=1)
+        raise ValueError(f"{what} must be non-negative.")
+    return np.argmax(X, axis=1) if similarity else np.argmin(X, axis=1)

@@ -206,7 +206,12 @@ def read_edge_parquet(path, source=SOURCE, target=TARGET, weight=WEIGHT, *, node
     """
     import dask.dataframe as dd
 
-    frame = dd.read_parquet(path, columns=[source, target, weight], **kwargs)
+    frame = dd.read_parquet(path, **kwargs)  # lazy: only the columns used are read
+    missing = [c for c in (source, target, weight) if c not in frame.columns]
+    if missing:
+        raise ValueError(f"column(s) {missing} are not in the Parquet files; their columns "
+                         f"are {list(frame.columns)}.")
+    frame = frame[[source, target, weight]]
     return EdgeTable(frame, source, target, weight, nodes=nodes, check_pairs=check_pairs)
 
 
@@ -216,6 +221,10 @@ def read_edge_parquet(path, source=SOURCE, target=TARGET, weight=WEIGHT, *, node
 
 
 def _ends(part, source, target):
+    for col in (source, target):
+        if part[col].isna().any():
+            raise ValueError(f"the edge table has rows whose {col!r} end is missing (NaN, "
+                             "None or NA): every row must name both ends of its edge.")
     u = part[source].to_numpy()
     v = part[target].to_numpy()
     return u, v

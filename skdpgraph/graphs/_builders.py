@@ -697,7 +697,9 @@ class HomogeneousGraph(_GraphTransformer):
         w_min, w_max = float(self.w_min), float(self.w_max)
         low = (d >= w_min) & (d <= w_max)
         high = d > w_max * w_max / w_min
-        qlab = self._query_labels(n_q, rows, cols, d)
+        # Fitting: the rows are the fitted points, whose labels are y (a sparse graph
+        # stores no zero self-distance to find them by); queries: by coincidence.
+        qlab = self._labels if scale is None else self._query_labels(n_q, rows, cols, d)
         if qlab is None:
             keep = low | high
         else:

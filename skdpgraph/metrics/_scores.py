@@ -41,8 +41,8 @@ def validity_index(separation, dispersion):
     """
     sep = np.maximum(np.asarray(separation, dtype=np.float64), 0.0)
     disp = np.maximum(np.asarray(dispersion, dtype=np.float64), 0.0)
-    if np.isnan(sep).any() or np.isnan(disp).any():
-        raise ValueError("separation and dispersion must not be NaN.")
+    if not (np.all(np.isfinite(sep)) and np.all(np.isfinite(disp))):
+        raise ValueError("separation and dispersion must be finite.")
     with np.errstate(invalid="ignore", divide="ignore"):
         v = (sep - disp) / np.maximum(sep, disp)
     return np.where(disp > 0, v, 1.0)

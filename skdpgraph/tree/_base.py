@@ -7,6 +7,7 @@ component (the topology is public, so this costs no privacy).
 """
 
 import math
+import sys
 from typing import NamedTuple
 
 import numpy as np
@@ -108,9 +109,12 @@ def _check_spanning_tree(tree, what):
     if np.any(u >= v) or np.any(key[1:] <= key[:-1]):
         raise ValueError(f"{what}.edges must list (u, v) with u < v in lexicographic order; "
                          "build the tree with skdpgraph.tree.make_spanning_tree.")
-    gu, gv, gw = graph_edges(graph)
-    if graph.nnz != 2 * u.size or not (np.array_equal(gu, u) and np.array_equal(gv, v)
-                                       and np.array_equal(gw, w)):
+    same = graph.nnz == 2 * u.size
+    for half in (graph, graph.T) if same else ():  # the upper triangle, then the lower
+        gu, gv, gw = graph_edges(half)
+        same = same and np.array_equal(gu, u) and np.array_equal(gv, v) and \
+            np.array_equal(gw, w)
+    if not same:
         raise ValueError(f"{what}.tree does not hold exactly {what}.edges and {what}.weights; "
                          "build the tree with skdpgraph.tree.make_spanning_tree.")
     return SpanningTree(graph, np.column_stack([u, v]), w)
@@ -133,7 +137,8 @@ def capped_rate(c, w_min, w_max):
     spread = w_max - w_min
     if not spread > 0:
         return c if math.isfinite(c) else 1.0  # every weight equal: c does not matter
-    return min(c, MAX_LOG_SPREAD / spread)
+    # The float maximum as well: for spreads below 1e300 / max, the quotient overflows.
+    return min(c, MAX_LOG_SPREAD / spread, sys.float_info.max)
 
 
 def as_graph(graph, check_input=True, what="graph"):
@@ -166,14 +171,22 @@ def check_tree(tree, what="tree"):
     Parameters
     ----------
     tree : SpanningTree, sparse matrix or array-like
-        A :class:`SpanningTree` (used as is), or a graph (anything
-        :func:`skdpgraph.utils.check_graph` accepts) that must be a forest.
+        A :class:`SpanningTree` (checked as :func:`make_spanning_tree` would
+        build it: a forest, edges ``u < v`` in lexicographic order, finite
+        weights, its array holding exactly those edges), or a graph
+        (anything :func:`skdpgraph.utils.check_graph` accepts) that must be
+        a forest.
     what : str, default="tree"
         Name used in error messages.
 
     Returns
     -------
     SpanningTree
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``tree`` is not a forest given in one of these forms.
     """
     if isinstance(tree, SpanningTree):
         return _check_spanning_tree(tree, what)

@@ -79,9 +79,7 @@ def noisy_max_prim_tree(graph, epsilon=None, *, sensitivity, neighborhood="linf"
 
     Examples
     --------
-    >>> import math
-
-import numpy as np
+    >>> import numpy as np
     >>> from skdpgraph.tree import noisy_max_prim_tree
     >>> D = np.array([[0, 1, 9], [1, 0, 2], [9, 2, 0]], dtype=float)
     >>> T = noisy_max_prim_tree(D, 1.0, delta=1e-6, sensitivity=0.01,

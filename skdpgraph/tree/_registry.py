@@ -14,7 +14,7 @@ from typing import Callable, NamedTuple, Optional
 
 from ..privacy import check_neighborhood, normalize_weights, tree_release_noise
 from ..utils import check_int, edges_to_csr
-from ._base import SpanningTree
+from ._base import SpanningTree, check_tree
 from ._exponential import exponential_tree
 from ._input_perturbation import input_perturbation_edge_noise, input_perturbation_tree
 from ._laplace_mst import laplace_edge_noise, laplace_mst
@@ -75,6 +75,10 @@ TREE_MECHANISMS = {
     # Pagh and Retschmeier (2024): Prim with Report-Noisy-Max, zCDP.
     "noisy_max_prim": TreeMechanism(noisy_max_prim_tree),
 }
+
+
+#: The library's own mechanisms, whose trees need no check.
+_BUILT_IN = frozenset(m.func for m in TREE_MECHANISMS.values())
 
 
 def register_tree_mechanism(name, func, *, releases_weights=False, zcdp=True,
@@ -227,6 +231,8 @@ def release_private_tree(graph, mechanism, plan, *, sensitivity, neighborhood,
     tree = mechanism.func(graph, plan.tree_epsilon, rho=plan.tree_rho,
                           sensitivity=sensitivity, neighborhood=neighborhood,
                           random_state=random_state, check_input=False)
+    if mechanism.func not in _BUILT_IN:  # a registered function's output is checked
+        tree = check_tree(tree, what="the registered mechanism's tree")
     return finish_tree_release(tree, mechanism, plan, sensitivity=sensitivity,
                                neighborhood=neighborhood, weight_bounds=weight_bounds,
                                random_state=random_state)

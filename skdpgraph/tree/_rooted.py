@@ -129,6 +129,7 @@ def path_max(forest, a, b):
             b.size and b.dtype.kind not in "iu"):
         raise ValueError(f"a and b must be 1-D integer arrays of one shape; got {a.shape} "
                          f"and {b.shape}.")
+    a, b = a.astype(np.int64), b.astype(np.int64)  # empty lists come as float64
     if a.size and (min(a.min(), b.min()) < 0 or max(a.max(), b.max()) >= n):
         raise ValueError(f"nodes must be in [0, n) = [0, {n}).")
     tree_of = np.searchsorted(forest.comp_start, forest.tin, side="right") - 1

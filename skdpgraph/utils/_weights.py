@@ -144,10 +144,9 @@ def looks_like_counts(weights):
 
 
 def warn_counts(weights, attribute):
-    w = np.asarray(weights, dtype=np.float64)
-    warn_data_dependent(
-        f"The {attribute!r} edge attribute holds integers from {w.min():g} to "
-        f"{w.max():g}, which look like counts (interactions, co-occurrences): counts "
+    warn_data_dependent(  # the values themselves are not shown: they may be private
+        f"The {attribute!r} edge attribute holds integers >= 1, which look like counts "
+        "(interactions, co-occurrences): counts "
         "are similarities (larger = closer) but are read here as distances (smaller = "
         "closer). Pass weight_kind='similarity' to convert them into distances "
         "(1/w by default), or weight_kind='distance' if they are distances (this "

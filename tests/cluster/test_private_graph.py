@@ -209,3 +209,29 @@ _FEATURES = (
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_public_mistakes_are_refused_before_the_budget_is_spent():
+    import networkx as nx
+
+    from skdpgraph import BudgetAccountant
+    from skdpgraph.cluster import DebiasedSpectralClustering, GraphKMedoids
+
+    G = nx.karate_club_graph()
+    for est in (GraphKMedoids(50, random_state=0), DebiasedSpectralClustering(50)):
+        acc = BudgetAccountant(epsilon=10)
+        with pytest.raises(ValueError, match="n_clusters=50"):
+            PrivateGraphClustering(est, epsilon=3.0, accountant=acc, random_state=0).fit(G)
+        assert acc.total() == (0.0, 0.0)
+
+
+def test_a_pipeline_ending_in_a_clusterer_gives_its_labels():
+    import networkx as nx
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    G = nx.karate_club_graph()
+    pipe = make_pipeline(FunctionTransformer(), SCAN())
+    model = PrivateGraphClustering(pipe, epsilon=3.0, random_state=0).fit(G)
+    direct = PrivateGraphClustering(SCAN(), epsilon=3.0, random_state=0).fit(G)
+    np.testing.assert_array_equal(model.labels_, direct.labels_)

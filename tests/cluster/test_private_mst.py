@@ -415,3 +415,14 @@ def test_function_form_checks_its_parameters_before_charging():
         assert acc.total() == (0.0, 0.0)
     with pytest.raises(TypeError, match="accountant"):
         private_mst_clustering(D, 1.0, sensitivity=0.1, accountant="x")
+
+
+def test_predict_reads_similarities_as_fit_does():
+    S = np.full((6, 6), 0.05)
+    S[:3, :3] = S[3:, 3:] = 0.9
+    np.fill_diagonal(S, 1.0)
+    model = PrivateMSTClustering(epsilon=50, sensitivity=0.01, weight_bounds=(0, 25),
+                                 metric="precomputed", weight_kind="similarity",
+                                 random_state=0).fit(S)
+    np.testing.assert_array_equal(model.predict(S), model.labels_)
+    np.testing.assert_array_equal(model.predict(sp.csr_array(S)), model.labels_)

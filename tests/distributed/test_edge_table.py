@@ -405,3 +405,29 @@ def test_verbose_shows_dask_progress(client, capsys):
     out = capsys.readouterr()
     assert "[skdpgraph.distributed] private tree" in out.err
     assert "Completed" in out.out + out.err  # Dask's own progress bar
+
+
+def test_missing_node_ids_are_refused():
+    import pandas as pd
+
+    for u in ([0.0, 1.0, np.nan], pd.array([0, 1, None], dtype="Int64"), ["a", "b", None]):
+        frame = pd.DataFrame({"u": u, "v": [1, 2, 0] if not isinstance(u[0], str) else
+                              ["b", "c", "a"], "weight": [0.1, 0.2, 0.3]})
+        table = EdgeTable(dd.from_pandas(frame, npartitions=1),
+                          nodes="map" if isinstance(u[0], str) else None)
+        with pytest.raises(ValueError, match="missing"):
+            table.topology()
+    with pytest.raises(TypeError, match="nodes must be"):
+        EdgeTable(dd.from_pandas(frame, npartitions=1), nodes=True)
+
+
+def test_read_edge_parquet_names_missing_columns(tmp_path):
+    import pandas as pd
+
+    from skdpgraph.distributed import read_edge_parquet
+
+    path = str(tmp_path / "edges.parquet")
+    pd.DataFrame({"u": [0, 1], "v": [1, 2], "weight": [0.3, 0.9]}).to_parquet(path)
+    assert read_edge_parquet(path).topology()[:2] == (3, 2)
+    with pytest.raises(ValueError, match=r"\['a'\] are not in the Parquet files"):
+        read_edge_parquet(path, source="a")

@@ -325,3 +325,18 @@ def test_weight_transformers_take_networkx_graphs():
     for est in (SimilarityToDistance(), StructuralDistance()):
         np.testing.assert_array_equal(est.fit_transform(G).toarray(),
                                       est.fit_transform(A).toarray())
+
+
+def test_homogeneous_graph_uses_y_whatever_the_input_format():
+    import networkx as nx
+    from sklearn.metrics import pairwise_distances
+
+    rng = np.random.default_rng(0)
+    X = rng.random((30, 2))
+    y = (X[:, 0] > 0.5).astype(int)
+    D = pairwise_distances(X)
+    G = nx.from_numpy_array(D)
+    ref = HomogeneousGraph(0.05, 0.3).fit_transform(X, y).toarray()
+    for given in (D, sp.csr_array(D), G):
+        got = HomogeneousGraph(0.05, 0.3, metric="precomputed").fit_transform(given, y)
+        np.testing.assert_allclose(got.toarray(), ref)

@@ -177,3 +177,13 @@ def test_mst_error_networkx_graph():
     G = nx.Graph()
     G.add_weighted_edges_from([(0, 1, 1.0), (1, 2, 2.0), (0, 2, 4.0)])
     assert mst_approximation_error(G, np.array([[0, 2], [1, 2]])) == 3.0
+
+
+def test_validity_index_stays_in_its_range():
+    from skdpgraph.metrics import validity_index
+
+    np.testing.assert_array_equal(validity_index([-1.0, 2.0, 0.0], [1.0, -1.0, 0.0]),
+                                  [-1.0, 1.0, 1.0])  # negatives count as 0
+    for sep, disp in (([np.nan], [1.0]), ([np.inf], [1.0]), ([1.0], [np.inf])):
+        with pytest.raises(ValueError, match="finite"):
+            validity_index(sep, disp)

@@ -57,3 +57,23 @@ def test_check_tree_of_a_graph_refuses_cycles():
     g = sp.csr_array(np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]], dtype=float))
     with pytest.raises(ValueError, match="forest"):
         check_tree(g)
+
+
+def test_check_tree_reads_both_triangles():
+    t = make_spanning_tree([0, 1], [1, 2], [1.0, 2.0], 3)
+    lower = t.tree.tolil()
+    lower[1, 0] = 5.0
+    with pytest.raises(ValueError, match="does not hold"):
+        check_tree(t._replace(tree=sp.csr_array(lower)))
+
+
+@pytest.mark.parametrize("epsilon, mu", [(1e300, 1e-300), (1e308, 1e-10), (1.0, 1e-320)])
+def test_infinite_rates_on_tiny_spreads_give_trees(epsilon, mu):
+    # The rate overflows to inf and the spread is far below 1e300 / float max.
+    from skdpgraph.tree import exponential_tree, noisy_max_prim_tree, pamst
+
+    D = np.array([[0, 1, 1 + 1e-12], [1, 0, 1 + 2e-12], [1 + 1e-12, 1 + 2e-12, 0]])
+    for mechanism in (exponential_tree, pamst):
+        assert mechanism(D, epsilon, sensitivity=mu, random_state=0).edges.shape == (2, 2)
+    t = noisy_max_prim_tree(D, epsilon, sensitivity=mu, delta=1e-6, random_state=0)
+    assert t.edges.shape == (2, 2)

@@ -84,3 +84,26 @@ def test_estimator_end_to_end(mechanism, accounting):
     assert model.tree_edges_.shape == (89, 2)
     assert model.epsilon_spent_ <= 50.0 + 1e-9
     assert model.delta_spent_ == (1e-6 if accounting == "zcdp" else 0.0)
+
+
+def test_a_registered_mechanism_that_returns_no_forest_is_refused():
+    import numpy as np
+
+    from skdpgraph.cluster import PrivateMSTClustering
+    from skdpgraph.tree import make_spanning_tree, register_tree_mechanism
+    from skdpgraph.tree._registry import TREE_MECHANISMS
+
+    def cycle(graph, epsilon=None, *, rho=None, sensitivity, neighborhood="l1",
+              random_state=None, check_input=True):
+        return make_spanning_tree([0, 1, 0], [1, 2, 2], [1.0, 2.0, 3.0], graph.shape[0],
+                                  check_input=False)
+
+    D = np.abs(np.subtract.outer(np.arange(4.0), np.arange(4.0)))
+    register_tree_mechanism("cycle_for_test", cycle)
+    try:
+        with pytest.raises(ValueError, match="forest"):
+            PrivateMSTClustering(epsilon=1.0, sensitivity=0.1, weight_bounds=(0, 4),
+                                 metric="precomputed", tree_mechanism="cycle_for_test",
+                                 random_state=0).fit(D)
+    finally:
+        del TREE_MECHANISMS["cycle_for_test"]

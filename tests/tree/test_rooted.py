@@ -75,3 +75,8 @@ def test_root_forest_refuses_what_is_not_a_forest():
     np.testing.assert_array_equal(path_max(f, np.array([0, 2]), np.array([1, 3])), [7.0, 1.0])
     with pytest.raises(ValueError, match="same tree"):
         path_max(f, np.array([0]), np.array([3]))
+
+
+def test_path_max_of_no_query():
+    f = root_forest(np.array([[0, 1]]), np.array([1.0]), 2)
+    assert path_max(f, [], []).shape == (0,)

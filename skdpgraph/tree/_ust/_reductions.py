@@ -85,7 +85,6 @@ def prune(u, v, logc, n):
         return keep
     # min logc on the path = -max(-logc) on it.
     ti = np.flatnonzero(in_tree)
-    ti = ti[np.lexsort((v[ti], u[ti]))]  # root_forest takes sorted edges
     forest = root_forest(np.column_stack([u[ti], v[ti]]), -logc[ti], n)
     path_min = -path_max(forest, u[out], v[out])
     keep[out[logc[out] - path_min < -threshold]] = False

@@ -90,7 +90,7 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
     max_work : float, default=None
         Work budget of a cycle-popping run, in successor draws (steps of
         Wilson's walks, tens of nanoseconds each), ``200 (n + m)`` by
-        default.
+        default; ``inf``: cycle popping never hands over.
         Only the running time depends on it, never the law or the success
         of a draw.
     reduce : bool, default=True
@@ -115,8 +115,8 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
     ValueError
         If an endpoint is outside ``[0, n)``, an edge joins a node to
         itself, an unordered pair repeats, the arrays' shapes differ, a
-        log-conductance is not finite, ``max_work`` is not a positive
-        number or ``max_elimination_nodes`` is below 1.
+        log-conductance is not finite, ``max_work`` is neither a positive
+        number nor ``inf``, or ``max_elimination_nodes`` is below 1.
 
     Notes
     -----
@@ -182,7 +182,7 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
         raise ValueError(f"method must be one of {UST_METHODS}; got {method!r}.")
     u, v, logc, n = _check_edges(u, v, log_conductance, n)
     if max_work is not None:
-        max_work = check_positive(max_work, "max_work")
+        max_work = check_positive(max_work, "max_work", allow_inf=True)
     if not isinstance(reduce, (bool, np.bool_)):
         raise TypeError(f"reduce must be a bool; got {type(reduce).__name__}.")
     max_elimination_nodes = check_int(max_elimination_nodes, "max_elimination_nodes", 1)
