@@ -128,6 +128,8 @@ def dbmstclu(tree, *, check_input=True):
     if check_input:
         tree = check_tree(tree)
     n, w = tree.tree.shape[0], tree.weights
+    if n == 0:
+        raise ValueError("tree has no node: DBMSTClu needs at least one.")
     cuts, path, labels = cut_sequence(n, tree.edges, w, TIE_RTOL)
     cut_edges = tree.edges[cuts].reshape(-1, 2)
     n_clusters = int(labels.max()) + 1 if n else 0

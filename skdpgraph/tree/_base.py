@@ -83,7 +83,7 @@ def _check_weights(w, shape, what):
     w = np.asarray(w)
     if w.size and w.dtype.kind not in "biuf":
         raise TypeError(f"{what} must hold real numbers; got dtype {w.dtype}.")
-    w = w.astype(np.float64)
+    w = w.astype(np.float64, copy=False)
     if w.shape != shape:
         raise ValueError(f"{what} must have the shape of the edges, {shape}; got {w.shape}.")
     if not np.all(np.isfinite(w)):
@@ -94,8 +94,9 @@ def _check_weights(w, shape, what):
 
 def _check_spanning_tree(tree, what):
     """A :class:`SpanningTree` built by hand is checked as :func:`make_spanning_tree`
-    builds one: a forest, edges ``u < v`` in lexicographic order, finite weights, and
-    the CSR array holding exactly those edges."""
+    builds one: a forest, edges ``u < v`` in lexicographic order, finite weights. Its
+    edges and weights define it (its sparse array gives the number of nodes and must
+    store each edge twice). No copy is made of arrays of the canonical types."""
     graph, edges = tree.tree, np.asarray(tree.edges)
     if not sp.issparse(graph) or graph.ndim != 2 or graph.shape[0] != graph.shape[1]:
         raise TypeError(f"{what}.tree must be a square scipy sparse array; got "
@@ -104,20 +105,17 @@ def _check_spanning_tree(tree, what):
     if edges.ndim != 2 or edges.shape[1] != 2:
         raise ValueError(f"{what}.edges must have shape (m, 2); got {edges.shape}.")
     u, v, _ = check_edge_list(edges[:, 0], edges[:, 1], n, forest=True)
-    w = _check_weights(tree.weights, u.shape, f"{what}.weights")
-    key = u * n + v
-    if np.any(u >= v) or np.any(key[1:] <= key[:-1]):
+    if np.any(u >= v) or np.any(u[1:] * n + v[1:] <= u[:-1] * n + v[:-1]):
         raise ValueError(f"{what}.edges must list (u, v) with u < v in lexicographic order; "
                          "build the tree with skdpgraph.tree.make_spanning_tree.")
-    same = graph.nnz == 2 * u.size
-    for half in (graph, graph.T) if same else ():  # the upper triangle, then the lower
-        gu, gv, gw = graph_edges(half)
-        same = same and np.array_equal(gu, u) and np.array_equal(gv, v) and \
-            np.array_equal(gw, w)
-    if not same:
-        raise ValueError(f"{what}.tree does not hold exactly {what}.edges and {what}.weights; "
-                         "build the tree with skdpgraph.tree.make_spanning_tree.")
-    return SpanningTree(graph, np.column_stack([u, v]), w)
+    w = _check_weights(tree.weights, u.shape, f"{what}.weights")
+    if graph.nnz != 2 * u.size:
+        raise ValueError(f"{what}.tree stores {graph.nnz} entries; a forest of {u.size} "
+                         f"edges stores {2 * u.size}. Build the tree with "
+                         "skdpgraph.tree.make_spanning_tree.")
+    if edges.dtype == np.int64 and w is tree.weights:
+        return tree
+    return SpanningTree(graph, edges.astype(np.int64), w)
 
 
 #: Largest ``c * (w_max - w_min)`` a tree mechanism uses (see :func:`capped_rate`).
@@ -173,7 +171,7 @@ def check_tree(tree, what="tree"):
     tree : SpanningTree, sparse matrix or array-like
         A :class:`SpanningTree` (checked as :func:`make_spanning_tree` would
         build it: a forest, edges ``u < v`` in lexicographic order, finite
-        weights, its array holding exactly those edges), or a graph
+        weights; its edges and weights define it), or a graph
         (anything :func:`skdpgraph.utils.check_graph` accepts) that must be
         a forest.
     what : str, default="tree"

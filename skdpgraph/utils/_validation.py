@@ -206,6 +206,7 @@ def check_edge_list(u, v, n, *, forest=False):
     and each unordered pair at most once; with ``forest=True`` the edges also
     form no cycle. Edges may come in any order and orientation. Raises
     ``TypeError`` for a wrong type and ``ValueError`` naming the problem.
+    The arrays returned may be views of the arrays given.
     """
     if isinstance(n, bool) or not isinstance(n, Integral):
         raise TypeError(f"n must be an integer; got {n!r}.")
@@ -218,7 +219,7 @@ def check_edge_list(u, v, n, *, forest=False):
         if x.ndim != 1 or (x.size and x.dtype.kind not in "iu"):
             raise TypeError(f"{name} must be a 1-D array of integers; got dtype {x.dtype} "
                             f"and shape {x.shape}.")
-        arrays.append(x.astype(np.int64))
+        arrays.append(x.astype(np.int64, copy=False))
     u, v = arrays
     if u.shape != v.shape:
         raise ValueError(f"u and v must have the same shape (m,); got {u.shape} and "
@@ -227,7 +228,9 @@ def check_edge_list(u, v, n, *, forest=False):
         raise ValueError(f"edge endpoints must be in [0, n) = [0, {n}).")
     if np.any(u == v):
         raise ValueError("an edge joins a node to itself (u == v).")
-    codes = np.minimum(u, v) * n + np.maximum(u, v)
+    codes = np.minimum(u, v)
+    codes *= n
+    codes += np.maximum(u, v)
     if np.any(codes[1:] <= codes[:-1]):  # not sorted: sort to look for repeats
         codes = np.sort(codes)
         if np.any(codes[1:] == codes[:-1]):

@@ -469,3 +469,9 @@ def test_dbmstclu_counts_negative_weights_as_zero():
         np.testing.assert_array_equal(a.labels, b.labels)
         np.testing.assert_array_equal(a.dbcvi_path, b.dbcvi_path)
         assert a.dbcvi == b.dbcvi
+
+
+def test_dbmstclu_of_a_tree_without_nodes_is_refused():
+    with pytest.raises(ValueError, match="no node"):
+        dbmstclu(make_spanning_tree([], [], [], 0))
+    assert dbmstclu(make_spanning_tree([], [], [], 1)).labels.tolist() == [0]
