@@ -132,7 +132,7 @@ def dbmstclu(tree, *, check_input=True):
         raise ValueError("tree has no node: DBMSTClu needs at least one.")
     cuts, path, labels = cut_sequence(n, tree.edges, w, TIE_RTOL)
     cut_edges = tree.edges[cuts].reshape(-1, 2)
-    n_clusters = int(labels.max()) + 1 if n else 0
+    n_clusters = int(labels.max()) + 1
     u, v = tree.edges.T
     dbcvi = dbcvi_from_labels(n, u, v, w, labels, n_clusters)
     # The path sums the gains of the cuts; rounding may leave it a few ulps

@@ -46,7 +46,8 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
     Parameters
     ----------
     estimator : estimator object, default=None
-        Clusterer with ``fit`` that sets ``labels_``; cloned before fitting.
+        Clusterer with ``fit`` that sets ``labels_``, or a Pipeline ending
+        in one (its steps must keep every node); cloned before fitting.
         ``None``: :class:`~skdpgraph.cluster.SCAN` with its defaults.
     epsilon : float > 0, default=1.0
         Privacy loss (diffprivlib's default); then
@@ -124,8 +125,11 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
                 f"estimator must be a clusterer (a scikit-learn estimator whose "
                 f"fit sets labels_); got {type(estimator).__name__}."
             )
+        # A Pipeline ending in a clusterer: its last step is the clusterer, checked and
+        # given the release's parameters here, and its labels are the fit's.
+        final = estimator[-1] if isinstance(estimator, Pipeline) else estimator
         q = float(self.sample_rate)
-        params = estimator.get_params(deep=False)
+        params = final.get_params(deep=False)
         if "flip_probability" in params:
             # Public parameters of the release, for a clusterer that debiases.
             public = {"flip_probability": s / 2.0}
@@ -133,10 +137,10 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
                 public["sample_rate"] = q
             elif q != 1.0:
                 raise ValueError(
-                    f"{type(estimator).__name__} takes flip_probability but not "
+                    f"{type(final).__name__} takes flip_probability but not "
                     f"sample_rate; it cannot debias a release with sample_rate={q}."
                 )
-            estimator.set_params(**public)
+            final.set_params(**public)
         k = params.get("n_clusters")
         if isinstance(k, (int, np.integer)) and not isinstance(k, bool) and k > A.shape[0]:
             raise ValueError(f"the estimator's n_clusters={k} exceeds the {A.shape[0]} nodes "
@@ -145,15 +149,17 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
         # Hand the clusterer its own copy: the released graph stays intact
         # whatever the clusterer does to its input.
         estimator.fit(perturbed.copy())
-        # A Pipeline ending in a clusterer: the labels are its last step's.
-        fitted = estimator[-1] if isinstance(estimator, Pipeline) else estimator
-        if not hasattr(fitted, "labels_"):
+        if not hasattr(final, "labels_"):
             raise TypeError(
-                f"estimator {type(fitted).__name__} did not set labels_ in "
+                f"estimator {type(final).__name__} did not set labels_ in "
                 "fit; PrivateGraphClustering needs a clusterer."
             )
+        labels = np.asarray(final.labels_)
+        if labels.shape != (A.shape[0],):
+            raise ValueError(f"the estimator labelled {labels.shape} nodes; the graph has "
+                             f"{A.shape[0]} (a Pipeline's steps must keep every node).")
         self.estimator_ = estimator
-        self.labels_ = np.asarray(fitted.labels_)
+        self.labels_ = labels
         self.perturbed_graph_ = perturbed
         self.epsilon_spent_ = epsilon
         self.s_ = s

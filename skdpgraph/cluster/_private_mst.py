@@ -658,8 +658,8 @@ def _nearest_precomputed(X, n_train, similarity=False):
         counts = np.diff(X.indptr)
         if np.any(counts == 0):
             raise ValueError(
-                f"row {int(np.flatnonzero(counts == 0)[0])} of X stores no distance; "
-                "every query needs at least one distance to a training node."
+                f"row {int(np.flatnonzero(counts == 0)[0])} of X stores no value; "
+                f"every query needs at least one of its {what} to the training nodes."
             )
         row = np.repeat(np.arange(X.shape[0]), counts)
         # Sort by (row, distance, column): the first entry of each row wins.

@@ -593,12 +593,15 @@ class HomogeneousGraph(_GraphTransformer):
     default) it refuses with an estimate before allocating; a sparse
     precomputed graph avoids the dense path.
 
-    :meth:`transform` labels a query point with the label of the fitted
-    points it coincides with (distance exactly 0); a point that coincides
-    with none, or with fitted points of different labels, is unlabelled and
-    its edges follow the rule without labels. In particular the fitted
-    points get their own labels (duplicates with conflicting labels are
-    unlabelled), so ``fit(X, y).transform(X) == fit_transform(X, y)``.
+    Fitting labels each fitted point with its ``y``. :meth:`transform`
+    labels a query point with the label of the fitted points it coincides
+    with (distance exactly 0); a point that coincides with none, or with
+    fitted points of different labels, is unlabelled and its edges follow
+    the rule without labels. So ``fit(X, y).transform(X) ==
+    fit_transform(X, y)`` on features and dense distances without
+    duplicates of conflicting labels; a sparse graph or a networkx graph
+    stores no zero self-distance, so its queries are labelled only through
+    stored zeros.
 
     The graph is built from the full ``(n_queries, n_fitted)`` distance
     matrix: O(n^2) time and memory, like the paper's complete graph. It has

@@ -39,10 +39,11 @@ def validity_index(separation, dispersion):
     ndarray of float
         ``V_C`` of each cluster, in ``[-1, 1]``.
     """
-    sep = np.maximum(np.asarray(separation, dtype=np.float64), 0.0)
-    disp = np.maximum(np.asarray(dispersion, dtype=np.float64), 0.0)
+    sep = np.asarray(separation, dtype=np.float64)
+    disp = np.asarray(dispersion, dtype=np.float64)
     if not (np.all(np.isfinite(sep)) and np.all(np.isfinite(disp))):
         raise ValueError("separation and dispersion must be finite.")
+    sep, disp = np.maximum(sep, 0.0), np.maximum(disp, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         v = (sep - disp) / np.maximum(sep, disp)
     return np.where(disp > 0, v, 1.0)

@@ -96,7 +96,7 @@ def _check_spanning_tree(tree, what):
     """A :class:`SpanningTree` built by hand is checked as :func:`make_spanning_tree`
     builds one: a forest, edges ``u < v`` in lexicographic order, finite weights. Its
     edges and weights define it (its sparse array gives the number of nodes and must
-    store each edge twice). No copy is made of arrays of the canonical types."""
+    store ``2 m`` entries). No copy is made of arrays of the canonical types."""
     graph, edges = tree.tree, np.asarray(tree.edges)
     if not sp.issparse(graph) or graph.ndim != 2 or graph.shape[0] != graph.shape[1]:
         raise TypeError(f"{what}.tree must be a square scipy sparse array; got "
@@ -113,7 +113,7 @@ def _check_spanning_tree(tree, what):
         raise ValueError(f"{what}.tree stores {graph.nnz} entries; a forest of {u.size} "
                          f"edges stores {2 * u.size}. Build the tree with "
                          "skdpgraph.tree.make_spanning_tree.")
-    if edges.dtype == np.int64 and w is tree.weights:
+    if isinstance(tree.edges, np.ndarray) and edges.dtype == np.int64 and w is tree.weights:
         return tree
     return SpanningTree(graph, edges.astype(np.int64), w)
 

@@ -423,6 +423,7 @@ def _adjacency_from_validated(X, weighted, what, weight_kind=None):
                 "(or non-negative weights, which are ignored); negative entries "
                 "have no meaning."
             )
+        nz = None
         if not sp.issparse(X) and X.ndim == 2 and X.shape[0] == X.shape[1]:
             # Zeros are non-edges here: an entry without its mirror is a directed edge,
             # refused as a sparse matrix's would be (however small it is).
@@ -437,8 +438,9 @@ def _adjacency_from_validated(X, weighted, what, weight_kind=None):
         graph = check_graph(X, metric="precomputed", what=what,
                             weight_kind=weight_kind if weighted else "distance")
         if not sp.issparse(graph):
-            # check_graph symmetrised the array; its nonzero pattern is symmetric.
-            u, v = np.nonzero(np.triu(graph, k=1))
+            # The edges are the nonzero entries given (symmetric, checked above): a
+            # subnormal weight that halving rounded to 0 stays an edge.
+            u, v = np.nonzero(np.triu(nz, k=1))
             graph = edges_to_csr(u, v, graph[u, v], graph.shape[0])
     if weighted:
         return graph

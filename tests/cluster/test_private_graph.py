@@ -225,13 +225,28 @@ def test_public_mistakes_are_refused_before_the_budget_is_spent():
         assert acc.total() == (0.0, 0.0)
 
 
-def test_a_pipeline_ending_in_a_clusterer_gives_its_labels():
+def test_a_pipeline_ending_in_a_clusterer_is_its_clusterer():
     import networkx as nx
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import FunctionTransformer
 
+    from skdpgraph import BudgetAccountant
+    from skdpgraph.cluster import DebiasedSpectralClustering
+
     G = nx.karate_club_graph()
-    pipe = make_pipeline(FunctionTransformer(), SCAN())
-    model = PrivateGraphClustering(pipe, epsilon=3.0, random_state=0).fit(G)
-    direct = PrivateGraphClustering(SCAN(), epsilon=3.0, random_state=0).fit(G)
-    np.testing.assert_array_equal(model.labels_, direct.labels_)
+    for last in (SCAN(), DebiasedSpectralClustering(2, random_state=0)):
+        pipe = make_pipeline(FunctionTransformer(), last)
+        model = PrivateGraphClustering(pipe, epsilon=3.0, random_state=0).fit(G)
+        direct = PrivateGraphClustering(last, epsilon=3.0, random_state=0).fit(G)
+        np.testing.assert_array_equal(model.labels_, direct.labels_)
+    # the release's flip probability reaches the last step
+    assert model.estimator_[-1].flip_probability == model.s_ / 2
+    acc = BudgetAccountant(epsilon=10)
+    with pytest.raises(ValueError, match="n_clusters=50"):
+        PrivateGraphClustering(make_pipeline(FunctionTransformer(), GraphKMedoids(50)),
+                               epsilon=3.0, accountant=acc, random_state=0).fit(G)
+    assert acc.total() == (0.0, 0.0)
+    shrink = FunctionTransformer(lambda A: A[:10][:, :10], accept_sparse=True)
+    with pytest.raises(ValueError, match="keep every node"):
+        PrivateGraphClustering(make_pipeline(shrink, SCAN()), epsilon=3.0,
+                               random_state=0).fit(G)

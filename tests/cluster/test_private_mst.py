@@ -177,7 +177,7 @@ def test_predict_nearest_training_node():
     np.testing.assert_array_equal(mp.predict(Dq), mp.labels_[[3, 17, 42]])
     S = sp.csr_array(np.where(Dq < 1.0, Dq, 0.0))
     np.testing.assert_array_equal(mp.predict(S), mp.labels_[[3, 17, 42]])
-    with pytest.raises(ValueError, match="stores no distance"):
+    with pytest.raises(ValueError, match="stores no value"):
         mp.predict(sp.csr_array((2, 60)))
     with pytest.raises(ValueError, match="expecting 60 features"):
         mp.predict(Dq[:, :10])

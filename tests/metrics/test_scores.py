@@ -184,6 +184,7 @@ def test_validity_index_stays_in_its_range():
 
     np.testing.assert_array_equal(validity_index([-1.0, 2.0, 0.0], [1.0, -1.0, 0.0]),
                                   [-1.0, 1.0, 1.0])  # negatives count as 0
-    for sep, disp in (([np.nan], [1.0]), ([np.inf], [1.0]), ([1.0], [np.inf])):
+    for sep, disp in (([np.nan], [1.0]), ([np.inf], [1.0]), ([1.0], [np.inf]),
+                      ([-np.inf], [1.0])):
         with pytest.raises(ValueError, match="finite"):
             validity_index(sep, disp)

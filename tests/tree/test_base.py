@@ -66,6 +66,8 @@ def test_check_tree_takes_a_canonical_tree_as_it_is():
     t32 = t._replace(edges=t.edges.astype(np.int32), weights=[1, 2])
     checked = check_tree(t32)
     assert checked.edges.dtype == np.int64 and checked.weights.dtype == np.float64
+    as_lists = check_tree(t._replace(edges=t.edges.tolist(), weights=t.weights.tolist()))
+    assert isinstance(as_lists.edges, np.ndarray) and isinstance(as_lists.weights, np.ndarray)
 
 
 @pytest.mark.parametrize("epsilon, mu", [(1e300, 1e-300), (1e308, 1e-10), (1.0, 1e-320)])

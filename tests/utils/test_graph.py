@@ -260,5 +260,7 @@ def test_dense_adjacency_is_checked_like_a_sparse_one():
     B = np.zeros((3, 3))
     B[0, 1] = B[1, 0] = 5e-324  # a subnormal edge stays an edge
     assert check_adjacency(B).nnz == check_adjacency(sp.csr_array(B)).nnz == 2
+    B[1, 2], B[2, 1] = 1.0, 1.0 + 1e-12  # halved: still an edge
+    assert check_adjacency(B).nnz == check_adjacency(sp.csr_array(B)).nnz == 4
     with pytest.raises(TypeError, match="non-numeric"):
         check_adjacency([["a", "b"], ["c", "d"]])
