@@ -89,9 +89,9 @@ def root_forest(edges, weights, n):
     if weights.shape != u.shape or (weights.size and weights.dtype.kind not in "biuf"):
         raise ValueError(f"weights must hold one real number per edge ({u.size}); got dtype "
                          f"{weights.dtype} and shape {weights.shape}.")
-    edges, weights = np.column_stack([u, v]), weights.astype(np.float64)
+    weights = weights.astype(np.float64)
     order, parent, parent_edge, size, depth, roots = root_forest_arrays(
-        np.ascontiguousarray(edges[:, 0]), np.ascontiguousarray(edges[:, 1]), int(n))
+        np.ascontiguousarray(u), np.ascontiguousarray(v), n)
     # Weight and rank of each node's parent edge.
     child = parent_edge >= 0
     parent_weight = np.full(n, -np.inf)
@@ -129,7 +129,8 @@ def path_max(forest, a, b):
             b.size and b.dtype.kind not in "iu"):
         raise ValueError(f"a and b must be 1-D integer arrays of one shape; got {a.shape} "
                          f"and {b.shape}.")
-    a, b = a.astype(np.int64), b.astype(np.int64)  # empty lists come as float64
+    # Copies (lifted in place below); empty lists come as float64.
+    a, b = a.astype(np.int64), b.astype(np.int64)
     if a.size and (min(a.min(), b.min()) < 0 or max(a.max(), b.max()) >= n):
         raise ValueError(f"nodes must be in [0, n) = [0, {n}).")
     tree_of = np.searchsorted(forest.comp_start, forest.tin, side="right") - 1
@@ -143,8 +144,6 @@ def path_max(forest, a, b):
         prev_up, prev_top = ups[-1], tops[-1]
         ups.append(prev_up[prev_up])
         tops.append(np.maximum(prev_top, prev_top[prev_up]))
-    a = np.asarray(a, dtype=np.int64).copy()
-    b = np.asarray(b, dtype=np.int64).copy()
     swap = forest.depth[a] < forest.depth[b]
     a[swap], b[swap] = b[swap], a[swap]
     res = np.full(a.size, -np.inf)
