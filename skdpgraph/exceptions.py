@@ -68,7 +68,9 @@ class ConstantWeightsWarning(DataDependentWarning):
     """Every edge of the graph has the same weight: DBMSTClu has nothing to cut on.
 
     With equal weights every cut of the spanning tree scores alike and
-    DBMSTClu returns one cluster per node. The fix: give the graph weights
+    DBMSTClu returns one cluster per node (equal positive weights) or an
+    arbitrary split in two (all weights 0: the first cut already reaches the
+    largest index). The fix: give the graph weights
     that mean something, e.g. structural distances
     (:class:`skdpgraph.graphs.StructuralDistance`) for an unweighted graph,
     or cluster it with :class:`~skdpgraph.cluster.SCAN`.

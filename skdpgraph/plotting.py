@@ -16,6 +16,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .utils import check_graph, graph_edges
+from .utils._networkx import _is_networkx_graph
 
 __all__ = ["plot_graph", "plot_dbcvi_path", "plot_ari_vs_epsilon"]
 
@@ -93,8 +94,9 @@ def plot_graph(graph, positions, labels=None, tree=None, cut_edges=None, ax=None
         ``metric="precomputed"`` (a dense matrix is a complete graph, so
         drawing one is slow beyond a few hundred nodes). ``None`` draws no
         graph edges (for example to show only a tree).
-    positions : array-like of shape (n, 2)
-        Coordinates of the nodes, in the graph's node order.
+    positions : array-like of shape (n, 2) or dict
+        Coordinates of the nodes, in the graph's node order; or, for a
+        networkx graph, a dict node -> (x, y) (networkx's layouts).
     labels : array-like of shape (n,), default=None
         Integer cluster labels; ``None`` draws every node in one colour.
     tree : SpanningTree, sparse matrix or array, default=None
@@ -139,6 +141,14 @@ def plot_graph(graph, positions, labels=None, tree=None, cut_edges=None, ax=None
     >>> len(ax.collections)  # graph edges, tree edges, cut edges, nodes
     4
     """
+    if isinstance(positions, dict):  # networkx's layouts: node -> (x, y)
+        if not _is_networkx_graph(graph):
+            raise TypeError("positions as a dict (node -> (x, y)) need a networkx graph, "
+                            "whose nodes name its keys; otherwise pass an (n, 2) array.")
+        missing = [node for node in graph if node not in positions]
+        if missing:
+            raise ValueError(f"positions has no coordinates for node {missing[0]!r}.")
+        positions = [positions[node] for node in graph]
     positions = np.asarray(positions, dtype=np.float64)
     if positions.ndim != 2 or positions.shape[1] != 2:
         raise ValueError(f"positions must have shape (n, 2); got {positions.shape}.")

@@ -1,6 +1,7 @@
 """skdpgraph.plotting: the figures have the right artists; bad input is refused."""
 
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -170,3 +171,21 @@ def test_missing_matplotlib_gives_install_hint(monkeypatch):
     import skdpgraph.plotting
 
     importlib.reload(skdpgraph.plotting)  # importing the module never needs matplotlib
+
+
+def test_plot_graph_takes_networkx_layouts():
+    import networkx as nx
+
+    G = nx.les_miserables_graph()  # string node names
+    layout = nx.spring_layout(G, seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its co-occurrence counts look like similarities
+        ax = plot_graph(G, layout)
+        reference = plot_graph(G, np.array([layout[v] for v in G]))
+    np.testing.assert_array_equal(ax.collections[-1].get_offsets(),
+                                  reference.collections[-1].get_offsets())
+    with pytest.raises(TypeError, match="networkx graph"):
+        plot_graph(nx.to_numpy_array(G), layout)
+    del layout[next(iter(G))]
+    with pytest.raises(ValueError, match="no coordinates"):
+        plot_graph(G, layout)

@@ -181,7 +181,8 @@ def warn_if_constant_weights(graph, weight_range=None):
         return
     warn_data_dependent(  # the value itself is not shown: it may be private
         f"All {n_edges} edge weights of the graph are equal: DBMSTClu has no signal to "
-        "cut on (on the exact weights it returns one cluster per node). For an unweighted "
+        "cut on (on the exact weights it returns one cluster per node if they are positive, "
+        "an arbitrary split in two if they are all 0). For an unweighted "
         "graph use structural distances, make_pipeline(StructuralDistance(), "
         "<clusterer>(metric='precomputed')) with skdpgraph.graphs.StructuralDistance, "
         "or cluster it with skdpgraph.cluster.SCAN.",

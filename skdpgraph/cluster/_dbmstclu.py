@@ -196,7 +196,7 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
     on its own (components are never merged, and each is cut at least once
     if it has two nodes or more). See :func:`dbmstclu` for ties and zero
     weights. A graph whose edges all have the same weight (an unweighted
-    graph) gives one cluster per node, with a
+    graph) gives one cluster per node (all weights 0: a split in two), with a
     :class:`~skdpgraph.cluster.ConstantWeightsWarning`: give it structural
     distances first (:class:`skdpgraph.graphs.StructuralDistance`).
 

@@ -9,7 +9,19 @@ from ..edge_dp._perturbation import _BaseEdgeFlip, _resolve_privacy
 from ._base import AdjacencyInputMixin
 from ._scan import SCAN
 from ..utils._docs import fill_doc
-from ..utils._param_validation import HasMethods
+from ..utils._param_validation import HasMethods, check_parameters
+
+
+def _check_step_parameters(step):
+    """The parameters of a clusterer (or of a step of its Pipeline), checked as its own
+    fit checks them first: a wrong one is refused before the budget is spent."""
+    constraints = getattr(type(step), "_parameter_constraints", None)
+    if constraints is None:
+        return
+    if type(step).__module__.startswith("skdpgraph."):
+        check_parameters(constraints, step.get_params(deep=False), type(step).__name__)
+    elif hasattr(step, "_validate_params"):  # scikit-learn's estimators
+        step._validate_params()
 
 
 @fill_doc
@@ -141,6 +153,8 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
                     f"sample_rate; it cannot debias a release with sample_rate={q}."
                 )
             final.set_params(**public)
+        for step in (estimator.steps if isinstance(estimator, Pipeline) else [(0, estimator)]):
+            _check_step_parameters(step[1])
         k = params.get("n_clusters")
         if isinstance(k, (int, np.integer)) and not isinstance(k, bool) and k > A.shape[0]:
             raise ValueError(f"the estimator's n_clusters={k} exceeds the {A.shape[0]} nodes "

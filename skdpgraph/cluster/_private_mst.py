@@ -39,11 +39,13 @@ from ..privacy import (
     signal_epsilon,
     tree_release_noise,
 )
+from ..privacy._bounds import warn_bounds_from_data
 from ..tree import (
     TREE_MECHANISMS,
     choose_tree_mechanism,
     finish_tree_release,
     get_tree_mechanism,
+    make_spanning_tree,
     release_private_tree,
 )
 from ..tree._weight_release import clip_graph_weights
@@ -208,15 +210,25 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
                              tree_share=tree_share,
                              releases_weights=mechanism.releases_weights,
                              zcdp=mechanism.zcdp)
+    if mechanism.truncation is not None and n_edges:
+        # A sampler within total variation t of its law: the release is then
+        # (epsilon, delta + (1 + e^epsilon) t)-DP (capped at 1, also where e^epsilon
+        # overflows).
+        t = mechanism.truncation(n_edges)
+        extra = min(1.0, (1.0 + math.exp(min(plan.epsilon_spent, 700.0))) * t)
+        plan = plan._replace(delta_spent=min(1.0, plan.delta_spent + extra))
     rng = check_random_state(random_state)
     if bounds is not None:
         _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
                                  neighborhood=neighborhood, n_nodes=n_nodes, n_edges=n_edges,
                                  accounting=accounting, delta=delta, tree_share=tree_share)
+    if bounds is None and n_edges:
+        warn_bounds_from_data()  # public facts: before the charge
     charge(accountant, plan.epsilon_spent, plan.delta_spent)
     if distributed:
         if bounds is None:
-            bounds = data_weight_bounds(np.array([table_weight_max(graph, verbose)]))
+            bounds = data_weight_bounds(np.array([table_weight_max(graph, verbose)]),
+                                        warn_leak=False)
             _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
                                      neighborhood=neighborhood, n_nodes=n_nodes,
                                      n_edges=n_edges, accounting=accounting, delta=delta,
@@ -231,10 +243,14 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
                                            weight_bounds=bounds, random_state=rng)
             note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}, "
                  f"{out.report.rounds} rounds")
+    elif n_edges == 0:
+        # No edge, nothing private to release (and no weight for a calibration of
+        # sensitivity |E| mu or (|V| - c) mu to act on): every node is a cluster.
+        released = make_spanning_tree([], [], [], n_nodes, check_input=False)
     else:
         warn_if_constant_weights(graph)
         if bounds is None:
-            bounds = data_weight_bounds(np.array(weight_range(graph)))
+            bounds = data_weight_bounds(np.array(weight_range(graph)), warn_leak=False)
             _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
                                      neighborhood=neighborhood, n_nodes=n_nodes,
                                      n_edges=n_edges, accounting=accounting, delta=delta,
@@ -567,14 +583,25 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         -------
         self : PrivateMSTClustering
         """
-        graph, n_features = check_graph_input(self, X)
-        self.n_features_in_ = n_features
-        res = private_mst_clustering(
-            graph, self.epsilon, sensitivity=self.sensitivity, neighborhood=self.neighborhood,
-            tree_share=self.tree_share, weight_bounds=self.weight_bounds,
-            accounting=self.accounting, delta=self.delta, accountant=self.accountant,
-            tree_mechanism=self.tree_mechanism, random_state=self.random_state,
-            verbose=self.verbose, check_input=False)
+        # A refused or failed fit leaves the estimator as it was (the input check
+        # sets the input attributes first).
+        inputs = ("n_features_in_", "feature_names_in_")
+        before = {name: vars(self)[name] for name in inputs if name in vars(self)}
+        try:
+            graph, n_features = check_graph_input(self, X)
+            self.n_features_in_ = n_features
+            res = private_mst_clustering(
+                graph, self.epsilon, sensitivity=self.sensitivity,
+                neighborhood=self.neighborhood, tree_share=self.tree_share,
+                weight_bounds=self.weight_bounds, accounting=self.accounting,
+                delta=self.delta, accountant=self.accountant,
+                tree_mechanism=self.tree_mechanism, random_state=self.random_state,
+                verbose=self.verbose, check_input=False)
+        except BaseException:
+            for name in inputs:
+                vars(self).pop(name, None)
+            vars(self).update(before)
+            raise
         if self.keep_training_data and self.metric != "precomputed" and not _is_networkx_graph(X):
             self.training_data_ = check_array(X, accept_sparse="csr", dtype=np.float64,
                                               copy=True)
@@ -614,6 +641,12 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         """
         check_is_fitted(self)
         n_train = self.labels_.shape[0]
+        if _is_networkx_graph(X):
+            raise TypeError(
+                "predict takes queries, not a graph: distances (n_queries, "
+                f"{n_train}) to the training nodes with metric='precomputed', or features; "
+                "the labels of the fitted graph's nodes are labels_."
+            )
         if self.metric == "precomputed":
             return self.labels_[_nearest_precomputed(X, n_train,
                                                      self.weight_kind == "similarity")]
@@ -647,10 +680,11 @@ def _nearest_precomputed(X, n_train, similarity=False):
     similar one, of a similarity matrix: the conversions reverse the order)."""
     what = "similarities" if similarity else "distances"
     if sp.issparse(X):
-        X = sp.csr_array(X)
         if X.ndim != 2 or X.shape[1] != n_train:
             raise ValueError(_shape_message(X.shape, n_train))
-        data = np.asarray(X.data, dtype=np.float64)
+        X = sp.csr_array(X, dtype=np.float64, copy=True)
+        X.sum_duplicates()  # duplicate entries add up, as in fit (scipy's convention)
+        data = X.data
         if not np.all(np.isfinite(data)) or (data.size and data.min() < 0):
             raise ValueError(f"{what} must be finite and non-negative.")
         if similarity:

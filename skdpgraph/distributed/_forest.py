@@ -24,6 +24,7 @@ import numpy as np
 from ..privacy import warn_out_of_bounds
 from ..tree import make_spanning_tree
 from ..utils import check_random_state, keyed_generator
+from ..utils._config import data_dependent_warnings
 from ._table import as_edge_table, compute, node_index
 
 
@@ -40,9 +41,11 @@ class EdgeForest(NamedTuple):
         The edges' true weights when they travel with the keys.
     low, high : float
         Smallest and largest weight read (before clipping), over the
-        partitions merged so far.
+        partitions merged so far; ``inf`` and ``-inf`` where data-dependent
+        warnings are off (not computed).
     n_clipped : int
-        Weights that were clipped into the bounds.
+        Weights that were clipped into the bounds (0 where data-dependent
+        warnings are off).
     sizes : tuple of (level, rows)
         The number of edges each task of the reduction returned, by level
         (0: the partitions' own forests).
@@ -162,13 +165,15 @@ def _partition_forest(part, spec, key):
     if w.size and w.min() < 0:
         raise ValueError("edge weights must be non-negative distances; the edge table has "
                          "a negative weight.")
-    low = float(w.min()) if w.size else math.inf
-    high = float(w.max()) if w.size else -math.inf
-    n_clipped = 0
+    # What the data-dependent warnings read, computed only where they are on (this
+    # process's setting: the environment variable in a worker).
+    low, high, n_clipped = math.inf, -math.inf, 0
+    if data_dependent_warnings() and w.size:
+        low, high = float(w.min()), float(w.max())
+        if spec.bounds is not None:
+            n_clipped = int(np.count_nonzero((w < spec.bounds[0]) | (w > spec.bounds[1])))
     if spec.bounds is not None:
-        n_clipped = int(np.count_nonzero((w < spec.bounds[0]) | (w > spec.bounds[1])))
-        if n_clipped:
-            np.clip(w, *spec.bounds, out=w)
+        np.clip(w, *spec.bounds, out=w)
     if spec.edge_noise is None:
         k = w
     else:

@@ -55,8 +55,8 @@ class _GraphWeightTransformer(GraphInputTagsMixin, TransformerMixin, BaseEstimat
             raise ValueError(
                 f"X must be a square graph (n_nodes, n_nodes); got shape {X.shape}. "
                 f"{type(self).__name__} maps the weights of a graph: build one first "
-                "(e.g. with skdpgraph.graphs.EpsilonGraph or "
-                "sklearn.neighbors.kneighbors_graph)."
+                "(e.g. with skdpgraph.graphs.EpsilonGraph, or "
+                "sklearn.neighbors.kneighbors_graph with both directions: A.maximum(A.T))."
             )
         return X
 

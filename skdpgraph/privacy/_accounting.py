@@ -33,6 +33,7 @@ import functools
 import math
 import multiprocessing
 import os
+import sys
 import threading
 
 import numpy as np
@@ -47,8 +48,24 @@ _BUDGET_RTOL = 1e-12
 
 
 def _in_worker_process():
-    """True in a process started by multiprocessing, joblib's loky or a Dask nanny."""
-    return multiprocessing.parent_process() is not None
+    """True in a process started by multiprocessing, joblib's loky or a Dask nanny, or
+    in a task of a Dask worker with no scheduler in its process (a cluster of threads
+    runs its workers in the caller's process, beside the scheduler)."""
+    if multiprocessing.parent_process() is not None:
+        return True
+    distributed = sys.modules.get("distributed")  # imported only where Dask is used
+    if distributed is None:
+        return False
+    try:
+        distributed.get_worker()
+    except ValueError:  # not in a Dask task
+        return False
+    return not len(getattr(distributed.Scheduler, "_instances", ()))
+
+
+# The open ``with`` blocks, in the order entered: (process id, thread id, accountant).
+_BLOCKS = []
+_BLOCKS_LOCK = threading.Lock()
 
 
 def _check_eps_delta(epsilon, delta, *, allow_inf=True):
@@ -92,7 +109,12 @@ class BudgetAccountant:
     The estimators spend on the accountant they are given, or, with
     ``accountant=None``, on the default accountant (:meth:`load_default`;
     an unlimited one unless :meth:`set_default` or a ``with`` block sets
-    another).
+    another). A ``with`` block is the default of the thread that opens it
+    (the innermost, if nested), and of the threads that have none of their
+    own (the workers of joblib's threading backend, a Dask cluster of
+    threads) while blocks of one thread only are open; while several
+    threads have blocks open, a fit in a thread without one of its own
+    refuses rather than guess whose budget it spends.
 
     One rule holds in every process and backend: a spend is recorded on the
     budget it belongs to before anything is released, or the fit refuses
@@ -100,7 +122,9 @@ class BudgetAccountant:
     ``copy.deepcopy``, hence scikit-learn's ``clone``) return the accountant
     itself, so every clone of an estimator spends against the one budget,
     and :meth:`spend` is thread-safe (threads, such as joblib's threading
-    backend or a Dask cluster with ``processes=False``, share it). A pickled
+    backend, share it; Dask pickles the arguments of its tasks even on a
+    cluster of threads, whose workers share the default accountant instead).
+    A pickled
     copy -- what worker processes receive under GridSearchCV or joblib with
     ``n_jobs > 1``, or a Dask cluster of processes -- cannot report back: it
     is *detached* and refuses every :meth:`check` and :meth:`spend` with a
@@ -156,7 +180,6 @@ class BudgetAccountant:
     def __getstate__(self):
         state = self.__dict__.copy()
         del state["_lock"]
-        state.pop("_previous_default", None)  # the caller's default stays home
         # Whoever unpickles this holds a copy: its spends would be lost.
         state["_detached"] = True
         return state
@@ -194,16 +217,21 @@ class BudgetAccountant:
                 f"spent={self.total()})")
 
     def __enter__(self):
-        self._previous_default = (BudgetAccountant._default, BudgetAccountant._default_pid)
-        self.set_default()
+        with _BLOCKS_LOCK:
+            _BLOCKS.append((os.getpid(), threading.get_ident(), self))
         return self
 
     def __exit__(self, *exc):
-        BudgetAccountant._default, BudgetAccountant._default_pid = self._previous_default
-        del self._previous_default
+        here = (os.getpid(), threading.get_ident())
+        with _BLOCKS_LOCK:  # this thread's innermost block of self (any, if none)
+            mine = [k for k, b in enumerate(_BLOCKS) if b[2] is self]
+            ours = [k for k in mine if _BLOCKS[k][:2] == here]
+            if ours or mine:
+                del _BLOCKS[(ours or mine)[-1]]
 
     def set_default(self):
-        """Make this the default accountant (of estimators given none). Returns self."""
+        """Make this the default accountant (of estimators given none, outside ``with``
+        blocks). Returns self."""
         BudgetAccountant._default = self
         BudgetAccountant._default_pid = os.getpid()
         return self
@@ -212,10 +240,12 @@ class BudgetAccountant:
     def load_default(accountant=None):
         """``accountant`` if given, else the default one.
 
-        The default is the one :meth:`set_default` (or a ``with`` block) set in
-        this process; if none was, an unlimited one is created -- except in a
+        The default is the accountant of the open ``with`` block (see the
+        class docstring), else the one :meth:`set_default` set in this
+        process; if none was, an unlimited one is created -- except in a
         worker process (started by multiprocessing, joblib's loky, a Dask
-        nanny), where the caller's default is out of reach and spends made
+        nanny, or a Dask worker's task) or a process forked from one that had
+        a default, where the caller's default is out of reach and spends made
         there would go unseen: there a :class:`DetachedAccountantError` is
         raised instead, before anything private is read.
         """
@@ -227,13 +257,30 @@ class BudgetAccountant:
                     f"spend(epsilon, delta) methods (a BudgetAccountant); got "
                     f"{type(accountant).__name__}.")
             return accountant
-        if BudgetAccountant._default_pid != os.getpid():
-            # None set here (a forked child inherits the parent's object, not
-            # its ledger).
-            if _in_worker_process():
+        pid, thread = os.getpid(), threading.get_ident()
+        with _BLOCKS_LOCK:
+            blocks = [b for b in _BLOCKS if b[0] == pid]
+            inherited = len(blocks) < len(_BLOCKS)
+        if blocks:
+            mine = [acc for _, t, acc in blocks if t == thread]
+            if mine:
+                return mine[-1]
+            if len({t for _, t, _ in blocks}) > 1:
+                raise BudgetError(
+                    "Several threads have a 'with BudgetAccountant(...)' block open, and "
+                    "this fit runs in a thread with none of its own: whose budget it "
+                    "spends is unknown, so it refuses. Pass accountant= explicitly."
+                )
+            return blocks[-1][2]
+        if BudgetAccountant._default_pid != pid:
+            # None set here. A forked child inherits the parent's default (or
+            # blocks) as objects, not its ledger: refused as in a worker.
+            inherited = inherited or BudgetAccountant._default_pid is not None
+            if inherited or _in_worker_process():
                 raise DetachedAccountantError(
                     "A private fit in a worker process (GridSearchCV or joblib with "
-                    "n_jobs > 1, multiprocessing, a Dask worker) was given no "
+                    "n_jobs > 1, multiprocessing, a Dask worker, a forked process) was "
+                    "given no "
                     "accountant: the caller's default accountant does not travel to "
                     "other processes, and spends made here would go unseen, so the fit "
                     "refuses. Pay for the fits on the client first with "

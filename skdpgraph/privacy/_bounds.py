@@ -21,7 +21,7 @@ def check_weight_bounds(weight_bounds):
     return check_distance_range(weight_bounds, "weight_bounds")
 
 
-def data_weight_bounds(weights):
+def data_weight_bounds(weights, *, warn_leak=True):
     """Bounds read from private weights, coarsened, with a PrivacyLeakWarning.
 
     The bounds are ``(0, 2**ceil(log2(max w)))``: the smallest power of two
@@ -29,16 +29,23 @@ def data_weight_bounds(weights):
     the order of magnitude of the largest weight, which the privacy guarantee
     does not cover (hence the warning), but never the exact minimum or
     maximum, so a fitted model that stores them publishes no private weight.
+
+    Parameters
+    ----------
+    weights : array-like of float
+        The private weights (or their largest).
+    warn_leak : bool, default=True
+        Give the :class:`PrivacyLeakWarning`; False where the caller gave it
+        already (it depends on public facts only, so it can come before the
+        budget is charged: :func:`warn_bounds_from_data`).
+
+    Returns
+    -------
+    (float, float)
     """
     weights = np.asarray(weights, dtype=np.float64)
-    warn(
-        "weight_bounds were not given, so they are computed from the private "
-        "weights (0 and the power of two at or above their maximum). This leaks "
-        "the order of magnitude of the largest weight, which the privacy "
-        "guarantee does not cover. Pass public bounds, e.g. "
-        "weight_bounds=(0.0, 1.0), for a true guarantee.",
-        PrivacyLeakWarning,
-    )
+    if warn_leak:
+        warn_bounds_from_data()
     top = float(weights.max()) if weights.size else 0.0
     if not top > 0:
         return 0.0, 1.0
@@ -48,6 +55,18 @@ def data_weight_bounds(weights):
     if exponent > 1023:  # 2**1024 is not a double: the largest one bounds every weight
         return 0.0, float(np.finfo(np.float64).max)
     return 0.0, math.ldexp(1.0, exponent)
+
+
+def warn_bounds_from_data():
+    """The :class:`PrivacyLeakWarning` of :func:`data_weight_bounds`."""
+    warn(
+        "weight_bounds were not given, so they are computed from the private "
+        "weights (0 and the power of two at or above their maximum). This leaks "
+        "the order of magnitude of the largest weight, which the privacy "
+        "guarantee does not cover. Pass public bounds, e.g. "
+        "weight_bounds=(0.0, 1.0), for a true guarantee.",
+        PrivacyLeakWarning,
+    )
 
 
 def clip_to_bounds(weights, bounds):

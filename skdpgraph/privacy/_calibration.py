@@ -195,7 +195,7 @@ def pamst_step_epsilon(n_steps, epsilon=None, rho=None):
     epsilon, rho = resolve_budget(epsilon, None, rho, owner="pamst_step_epsilon")
     n_steps = max(int(n_steps), 1)
     if epsilon is not None:
-        return epsilon / n_steps
+        return _below(epsilon, n_steps)  # n_steps of it never exceed epsilon
     return math.sqrt(8.0 * rho / n_steps)
 
 
@@ -630,8 +630,9 @@ def signal_epsilon(mechanism, *, weight_range, sensitivity, neighborhood, n_tree
     if accounting != "zcdp":
         raise ValueError(f"accounting must be 'pure' or 'zcdp'; got {accounting!r}.")
     delta = check_delta(delta)
-    rho = (tree_release_noise(mechanism, rho=1.0, **kwargs) / allowed) ** 2
-    return zcdp_to_approx_dp(rho, delta)
+    ratio = tree_release_noise(mechanism, rho=1.0, **kwargs) / allowed
+    rho = ratio * ratio  # inf past the float maximum (where ** would raise)
+    return zcdp_to_approx_dp(rho, delta) if math.isfinite(rho) else math.inf
 
 
 def randomized_response_probability(epsilon):

@@ -10,6 +10,7 @@ edge-DP label propagation (:mod:`skdpgraph.edge_dp`).
 """
 
 import math
+from fractions import Fraction
 from typing import NamedTuple, Optional
 
 from ..utils import check_int, check_real
@@ -86,7 +87,7 @@ def plan_tree_release(epsilon, *, accounting="pure", delta=None, tree_share=0.5,
     if accounting == "pure":
         if releases_weights:
             return BudgetPlan(eps, None, None, None, None, eps, 0.0)
-        return BudgetPlan(share * eps, None, (1 - share) * eps, None, None, eps, 0.0)
+        return BudgetPlan(share * eps, None, _rest(eps, share * eps), None, None, eps, 0.0)
     if accounting != "zcdp":
         raise ValueError(f"accounting must be 'pure' or 'zcdp'; got {accounting!r}.")
     delta = check_delta(delta)
@@ -97,7 +98,7 @@ def plan_tree_release(epsilon, *, accounting="pure", delta=None, tree_share=0.5,
         # One pure mechanism: nothing to compose, epsilon-DP as it is.
         return BudgetPlan(eps, None, None, None, None, eps, 0.0)
     tree_rho = share * rho
-    weight_rho = rho - tree_rho
+    weight_rho = _rest(rho, tree_rho)
     if zcdp:
         tree_eps = None
     else:
@@ -246,6 +247,15 @@ def _check_count_noise(scale, high):
             f"the budget gives the block counts a noise scale of {scale:.3g}, outside the "
             f"range [{MIN_SCALE:.3g}, {high:.3g}] of the exact samplers: choose a budget "
             "closer to 1.")
+
+
+def _rest(total, part):
+    """The largest double ``r`` with ``part + r <= total`` in exact arithmetic: the two
+    parts of a split budget never add up past it (``(1 - s) eps`` could, by an ulp)."""
+    rest = total - part
+    while rest > 0.0 and Fraction(part) + Fraction(rest) > Fraction(total):
+        rest = math.nextafter(rest, 0.0)
+    return rest
 
 
 def _down(x):

@@ -11,6 +11,7 @@ hands the search single-use tickets (:class:`PrepaidBudget`) that let each of
 those fits, and no other, proceed wherever it runs.
 """
 
+import numbers
 import os
 import threading
 import warnings
@@ -58,16 +59,21 @@ class PrepaidBudget:
 
     Made by :func:`prepay` (one ticket per task) and :func:`prepay_search`;
     pass it as a fit's ``accountant``. A ticket pays for one spend of at most
-    ``per_fit``, in whatever process the fit runs: it travels with its task
-    and refuses a second spend. Copies made by ``copy``/``clone`` share the
-    ticket; a pickled copy is one more ticket, so give each task its own
-    (:func:`prepay` and :func:`prepay_search` do).
+    ``per_fit``, in whatever process the fit runs, and refuses a second spend.
+    A copy made by ``copy``/``deepcopy`` -- hence by scikit-learn's ``clone``,
+    which a search or a cross-validation makes for each of its fits -- is not
+    a ticket: it refuses to spend (for a search, :func:`prepay_search` gives
+    each fit its own). A pickled ticket travels with its task; pickling it
+    into two tasks would make two tickets, so give each task its own
+    (:func:`prepay` makes one per fit).
 
     A prepaid search holds a *root* instead (``n_tickets`` given), which
     spends nothing: a copy of the root (the search's unfitted base copy of
     its estimator) is a *delegate*, which spends nothing either, and each
     copy of a delegate (one per fit) is a fresh ticket, at most ``n_tickets``
-    of them, made only in the process that holds the root.
+    of them, made only in the process that holds the root; the ``i``-th pays
+    for at most the ``i``-th spend charged (``amounts``), so that the fits
+    together never spend more than was charged whatever their order.
 
     Parameters
     ----------
@@ -75,14 +81,23 @@ class PrepaidBudget:
         Largest ``(epsilon, delta)`` the fit may spend.
     n_tickets : int, default=None
         For a root: the number of tickets its delegates may make.
+    amounts : list of (float, float), default=None
+        For a root: the spend charged for each of its tickets, in the order
+        they are made (default: ``per_fit`` for each).
     """
 
-    def __init__(self, per_fit, n_tickets=None):
+    def __init__(self, per_fit, n_tickets=None, amounts=None):
         self.per_fit = _check_eps_delta(*per_fit)
         self.n_tickets = None if n_tickets is None else int(n_tickets)
+        if amounts is not None:
+            amounts = [_check_eps_delta(*amount) for amount in amounts]
+            if self.n_tickets is None or len(amounts) != self.n_tickets:
+                raise ValueError("amounts needs n_tickets, one amount for each ticket.")
+        self.amounts = amounts
         self._issued = 0
         self._root = None  # for a delegate: its root
         self._spent = False
+        self._copied = False  # a copy of a ticket, which pays for nothing
         self._pid = os.getpid()
         self._lock = threading.Lock()
 
@@ -107,12 +122,15 @@ class PrepaidBudget:
         elif self._root is not None:
             kind = "delegate"
         else:
-            kind = "used" if self._spent else "unused"
+            kind = "used" if self._spent else "copy" if self._copied else "unused"
         return f"PrepaidBudget(per_fit={self.per_fit!r}, {kind})"
 
     def _copy(self):
         if self._is_ticket():
-            return self  # clones share the ticket, so it still pays once
+            # One fit per ticket: a search clones its estimator for each fit.
+            copy = PrepaidBudget(self.per_fit)
+            copy._copied = True
+            return copy
         if self.n_tickets is not None:
             delegate = PrepaidBudget(self.per_fit)
             delegate._root = self
@@ -128,8 +146,9 @@ class PrepaidBudget:
                     "dispatched: a search prepaid with skdpgraph.privacy.prepay_search "
                     "runs once; prepay it again to run it again."
                 )
+            amount = self.per_fit if root.amounts is None else root.amounts[root._issued]
             root._issued += 1
-        return PrepaidBudget(self.per_fit)
+        return PrepaidBudget(amount)
 
     def __copy__(self):
         return self._copy()
@@ -151,6 +170,14 @@ class PrepaidBudget:
                               "copies the search fits do.")
         if self._spent:
             raise BudgetError("This prepaid ticket has been used: it pays for one fit.")
+        if self._copied:
+            raise BudgetError(
+                "This is a copy of a prepaid ticket (copy, deepcopy or scikit-learn's "
+                "clone, which a search or a cross-validation makes for each fit): a ticket "
+                "pays for one fit, its copies for none. Give each fit its own ticket "
+                "(skdpgraph.privacy.prepay), or prepay a search with "
+                "skdpgraph.privacy.prepay_search."
+            )
         eps_max, delta_max = self.per_fit
         if epsilon > eps_max * (1 + _RTOL) or delta > delta_max * (1 + _RTOL):
             raise BudgetError(
@@ -254,7 +281,7 @@ def _candidates(search):
     if isinstance(search, GridSearchCV):
         return list(ParameterGrid(search.param_grid)), True
     if isinstance(search, RandomizedSearchCV):
-        fixed = isinstance(search.random_state, int)
+        fixed = isinstance(search.random_state, numbers.Integral)
         return list(ParameterSampler(search.param_distributions, search.n_iter,
                                      random_state=search.random_state)), fixed
     raise TypeError(
@@ -305,18 +332,24 @@ def prepay_search(search, X, y=None, *, groups=None, accountant=None):
     Examples
     --------
     >>> import numpy as np
+    >>> from sklearn.metrics import adjusted_rand_score
     >>> from sklearn.model_selection import GridSearchCV
     >>> from skdpgraph import BudgetAccountant, PrivateMSTClustering
     >>> from skdpgraph.privacy import prepay_search
     >>> X = np.r_[np.random.default_rng(0).normal(0, .1, (10, 2)), [[5, 5], [5, 5.1]]]
+    >>> y = np.r_[[0] * 10, [1, 1]]
+    >>> def ari(estimator, X, y):  # a clusterer is scored on the labels it released
+    ...     return adjusted_rand_score(y, estimator.labels_)
     >>> budget = BudgetAccountant(epsilon=20.0)
     >>> est = PrivateMSTClustering(sensitivity=0.1, weight_bounds=(0, 8), random_state=0)
-    >>> search = prepay_search(GridSearchCV(est, {"epsilon": [1.0, 2.0]}, cv=2,
-    ...                                     scoring="adjusted_rand_score", n_jobs=2),
-    ...                        X, np.r_[[0] * 10, [1, 1]], accountant=budget)
+    >>> folds = [(np.arange(12), np.arange(12))] * 2
+    >>> search = prepay_search(GridSearchCV(est, {"epsilon": [1.0, 2.0]}, cv=folds,
+    ...                                     scoring=ari, n_jobs=2),
+    ...                        X, y, accountant=budget)
     >>> budget.total()  # (1 + 2) x 2 folds + the refit at 2
     (8.0, 0.0)
-    >>> search = search.fit(X, np.r_[[0] * 10, [1, 1]])
+    >>> search.fit(X, y).cv_results_["mean_test_score"].round(2)
+    array([0.96, 0.96])
     """
     candidates, fixed = _candidates(search)
     estimator = search.estimator
@@ -347,7 +380,9 @@ def prepay_search(search, X, y=None, *, groups=None, accountant=None):
     _charge_all(accountant, spends)
     prepaid = clone(search)
     # The search's base copy of its estimator gets a delegate, and each of
-    # the copies it fits a ticket: one for each fit charged.
-    ticket = PrepaidBudget(per_fit, len(spends))
+    # the copies it fits a ticket: one for each fit charged, of its amount (the
+    # search fits candidate by candidate, fold by fold, then refits; in any other
+    # order a fit dearer than its ticket refuses).
+    ticket = PrepaidBudget(per_fit, len(spends), amounts=spends)
     prepaid.set_params(**{f"estimator__{path}": ticket})
     return prepaid

@@ -96,7 +96,7 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
     precision. No random choice gives probability 0 to a tree the exact law
     allows (apart from the documented truncation): every choice is a
     Gumbel-max with unbounded Gumbel tails or an inverse-CDF lookup over
-    entries of at least ``2**-40`` of their total, the lighter entries being
+    entries of at least ``2**-20`` of their total, the lighter entries being
     drawn apart with their exact total probability.
 
     Completion. The draw always completes, whatever the weights; only its

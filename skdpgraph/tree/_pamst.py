@@ -156,14 +156,17 @@ def pamst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None, rh
     unbounded (numpy's stop near 44 and near ``2**-53``, so that an edge
     heavier by more than about 40 in ``s`` could never ring first). A
     draw proportional to weights uses an inverse-CDF lookup on a 53-bit
-    uniform only when every weight has at least ``2**-40`` of the total (so
-    every cell spans many steps of the uniform); otherwise, and whenever
+    uniform only when every weight has at least ``2**-20`` of the total (so
+    every cell spans at least ``2**33`` steps of the uniform); otherwise, and whenever
     ``exp`` could underflow, it is a Gumbel-max over the log-weights with
     unbounded Gumbel tails. Every tree of positive probability therefore
     keeps a positive probability. What remains is the resolution of double
-    precision: uniforms on a ``2**-53`` grid, relative rounding of order
-    ``|V| 2**-53`` in the cumulative sums, and the restarts' ``7e-9``
-    relative accuracy of ring times stated above; there is no truncation.
+    precision: uniforms on a ``2**-53`` grid and rounding of order
+    ``|V| 2**-53`` of the total in the cumulative sums, so that a weight of
+    a fraction ``f >= 2**-20`` of the total is drawn within a relative
+    ``(|V| + 1) 2**-53 / f <= (|V| + 1) 2**-33`` of its probability, and the
+    restarts' ``7e-9`` relative accuracy of ring times stated above; there
+    is no truncation.
 
     References
     ----------
@@ -467,11 +470,12 @@ def _pamst_dense(D, c, rng):
 
 
 #: Inverse-CDF sampling is used only when every weight has at least this
-#: fraction of the total: its cell then spans many ``2**-53`` steps of the
-#: uniform. Otherwise a light entry could get probability 0 (its cell
+#: fraction of the total: its cell then spans at least ``2**33`` steps of
+#: the uniform (a relative error of at most ``2**-33``). Otherwise a light
+#: entry could get probability 0 (its cell
 #: absorbed by rounding, or ``exp`` underflowing), and the draw is a
 #: Gumbel-max in log space with unbounded Gumbel tails instead.
-_CDF_MIN_FRACTION = 2.0 ** -40
+_CDF_MIN_FRACTION = 2.0 ** -20
 
 
 def _sample_weights(weights, u, rng):

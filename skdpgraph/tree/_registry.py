@@ -20,6 +20,7 @@ from ._input_perturbation import input_perturbation_edge_noise, input_perturbati
 from ._laplace_mst import laplace_edge_noise, laplace_mst
 from ._noisy_max_prim import noisy_max_prim_tree
 from ._pamst import pamst
+from ._ust._sampler import ust_delta
 from ._weight_release import release_tree_weights
 
 
@@ -51,6 +52,12 @@ class TreeMechanism(NamedTuple):
         on a distributed edge table exactly (:mod:`skdpgraph.distributed`:
         each partition draws its part). None: the mechanism needs the whole
         graph in one process.
+    truncation : callable or None
+        Set for a sampler within a total variation ``truncation(n_edges)``
+        of its exact law (the exponential mechanism's reductions): an
+        ``(epsilon, delta)``-DP release becomes ``(epsilon, delta + (1 +
+        e**epsilon) truncation(n_edges))``-DP, the delta the estimator
+        charges.
     """
 
     func: Callable
@@ -58,6 +65,7 @@ class TreeMechanism(NamedTuple):
     zcdp: bool = True
     composed_steps: bool = False
     edge_noise: Optional[Callable] = None
+    truncation: Optional[Callable] = None
 
 
 #: Registered tree mechanisms: ``name -> TreeMechanism``.
@@ -68,7 +76,7 @@ TREE_MECHANISMS = {
     "laplace": TreeMechanism(laplace_mst, releases_weights=True, zcdp=False,
                              edge_noise=laplace_edge_noise),
     # Hladik and Tetek (FORC 2025): the exponential mechanism over all trees.
-    "exponential": TreeMechanism(exponential_tree),
+    "exponential": TreeMechanism(exponential_tree, truncation=ust_delta),
     # Pagh, Retschmeier, Wu and Zhang (2024): one Gumbel perturbation, then MST.
     "input_perturbation": TreeMechanism(input_perturbation_tree,
                                         edge_noise=input_perturbation_edge_noise),

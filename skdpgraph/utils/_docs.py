@@ -20,7 +20,10 @@ _PARAMETERS = {
         ``None`` draws from a cryptographically secure generator (AES-128 in
         counter mode, or ChaCha20), as a private release needs. A fixed seed
         makes the release reproducible, hence not private against anyone who
-        knows the seed: for tests and studies only.""",
+        knows the seed: for tests and studies only. So does a generator: it
+        stays in the fitted model (and its pickle), from which its draws can
+        be replayed. Fits that reuse a seed draw correlated noise, which no
+        accountant's composition covers.""",
     "check_input": """\
     check_input : bool, default=True
         Validate ``graph`` with :func:`skdpgraph.utils.check_graph`; pass

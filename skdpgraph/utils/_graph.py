@@ -99,6 +99,16 @@ def _canonical_dense(D, what):
     return G
 
 
+def _stored_entries(A):
+    """``A``, or for a BSR matrix with blocks larger than 1 x 1, which stores the zeros of
+    its blocks as padding that cannot be told from stored zeros, its nonzero entries."""
+    if A.format != "bsr" or A.blocksize == (1, 1):
+        return A
+    coo = sp.coo_array(A)
+    keep = coo.data != 0
+    return sp.coo_array((coo.data[keep], (coo.row[keep], coo.col[keep])), shape=A.shape)
+
+
 def _canonical_sparse(A, what):
     """Validate a sparse graph; return the canonical symmetric CSR array."""
     if A.ndim != 2 or A.shape[0] != A.shape[1]:
@@ -109,6 +119,7 @@ def _canonical_sparse(A, what):
     n = A.shape[0]
     check_n_nodes(n)
     _check_dtype(A.dtype, what)
+    A = _stored_entries(A)
     # Every path below builds new arrays: the caller's matrix is untouched.
     if A.format in ("csr", "csc"):
         # Compressed input: a copy (converted in C for CSC), sorted and summed
@@ -210,7 +221,9 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
           diagonal is ignored.
         * ``metric="precomputed"`` and a scipy sparse matrix or array (any
           format): stored entries are edges, an explicitly stored zero is an
-          edge of weight 0, absent entries are non-edges.
+          edge of weight 0, absent entries are non-edges (a BSR matrix with
+          blocks larger than 1 x 1 stores the zeros of its blocks: there a
+          zero is not an edge).
         * any other ``metric``: ``X`` is a feature matrix ``(n_samples,
           n_features)`` and the graph is the complete graph of pairwise
           distances under ``metric`` (see
@@ -386,7 +399,7 @@ def _validate_array(X, what):
     if _is_networkx_graph(X):
         return X
     if sp.issparse(X):
-        X = sp.coo_array(X)
+        X = sp.coo_array(_stored_entries(X))
     elif isinstance(X, (list, tuple)):
         X = np.asarray(X)
     if not sp.issparse(X) and np.dtype(getattr(X, "dtype", np.float64)).kind in "USV":
@@ -404,15 +417,18 @@ def _validate_array(X, what):
 
 def _adjacency_from_validated(X, weighted, what, weight_kind=None):
     if _is_networkx_graph(X):
-        # Refuses directed graphs and multigraphs (and negative weights).
-        graph = from_networkx(X, weight_kind=weight_kind if weighted else "distance")
+        # Refuses directed graphs and multigraphs (and negative weights, when read);
+        # the weights of an unweighted adjacency are not read at all.
+        graph = (from_networkx(X, weight_kind=weight_kind) if weighted
+                 else from_networkx(X, weight=None, weight_kind="distance"))
     else:
         if X.ndim != 2 or X.shape[0] != X.shape[1]:
             raise ValueError(
                 f"{what} must be a square adjacency matrix (n_nodes, n_nodes) of an "
                 f"undirected graph; got shape {X.shape}. To cluster feature vectors, "
                 "build a graph of them first, for example with "
-                "sklearn.neighbors.kneighbors_graph or skdpgraph.graphs.EpsilonGraph."
+                "skdpgraph.graphs.EpsilonGraph, or sklearn.neighbors.kneighbors_graph "
+                "with both directions of each edge (A.maximum(A.T): k-NN is one-way)."
             )
         values = X.data if sp.issparse(X) else X
         if values.size and values.dtype.kind in "if" and values.min() < 0:
@@ -459,7 +475,8 @@ def check_adjacency(X, *, weighted=False, what="X", weight_kind=None):
     ----------
     X : array-like, sparse matrix or networkx.Graph
         * sparse (any format): stored entries are edges, an explicitly
-          stored zero included;
+          stored zero included (but not the zeros a BSR matrix stores in
+          blocks larger than 1 x 1);
         * dense square array: nonzero off-diagonal entries are edges (a
           dense array is an adjacency matrix here, not a complete graph of
           distances as in :func:`skdpgraph.check_graph`; a feature matrix is

@@ -86,6 +86,11 @@ def from_networkx(G, weight="weight", nodelist=None, default=1.0, *, weight_kind
         raise ValueError("nodelist contains duplicate nodes.")
     if len(nodes) != G.number_of_nodes():
         raise ValueError("nodelist must contain every node of G exactly once.")
+    if nodelist is not None:
+        missing = next((node for node in nodes if node not in G), None)
+        if missing is not None:  # (networkx has no node None)
+            raise ValueError(f"nodelist holds {missing!r}, which is not a node of G; it "
+                             "must contain every node of G exactly once.")
     check_n_nodes(len(nodes))
     m = G.number_of_edges()
     u = np.empty(m, dtype=np.int64)

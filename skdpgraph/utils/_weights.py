@@ -75,7 +75,8 @@ def similarity_to_distance(similarities, conversion="inverse", *, max_similarity
     ValueError
         For negative or non-finite similarities, a zero similarity with
         ``"inverse"`` or ``"neg_log"`` (no finite distance: drop the edge or
-        use ``"max_minus"``), or an unknown conversion.
+        use ``"max_minus"``), a similarity below ``1 / float max`` (about
+        ``5.6e-309``) with ``"inverse"``, or an unknown conversion.
 
     Examples
     --------
@@ -107,7 +108,16 @@ def similarity_to_distance(similarities, conversion="inverse", *, max_similarity
             "use conversion='max_minus'."
         )
     if conversion == "inverse":
-        return 1.0 / s
+        with np.errstate(over="ignore"):
+            d = 1.0 / s
+        if d.size and not np.all(np.isfinite(d)):
+            raise ValueError(
+                f"{int(np.count_nonzero(~np.isfinite(d)))} similarity(ies) are below "
+                f"{1 / np.finfo(np.float64).max:.3g}, whose inverse 1 / s overflows the "
+                "largest float: scale the similarities up by a public constant, drop those "
+                "edges, or use conversion='max_minus'."
+            )
+        return d
     if max_similarity is None:
         warn(
             f"conversion={conversion!r} needs the largest similarity; it is read from "

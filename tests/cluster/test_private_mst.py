@@ -426,3 +426,66 @@ def test_predict_reads_similarities_as_fit_does():
                                  random_state=0).fit(S)
     np.testing.assert_array_equal(model.predict(S), model.labels_)
     np.testing.assert_array_equal(model.predict(sp.csr_array(S)), model.labels_)
+
+
+@pytest.mark.parametrize("params", [
+    dict(neighborhood="linf"), dict(neighborhood="linf", accounting="zcdp", delta=1e-6),
+    dict(neighborhood="linf", tree_mechanism="pamst"), dict(tree_mechanism="exponential"),
+    dict(weight_bounds=None)])
+def test_a_graph_without_edges_gives_singletons_under_every_setting(params):
+    # Under linf the calibrations scale with |E| or |V| - c, which are 0 here: a
+    # ValueError about a zero sensitivity used to come after the charge.
+    import networkx as nx
+
+    kw = dict(metric="precomputed", weight_bounds=(0.0, 1.0), random_state=0)
+    kw.update(params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = PrivateMSTClustering(**kw).fit(nx.empty_graph(5))
+    np.testing.assert_array_equal(model.labels_, np.arange(5))
+
+
+def test_predict_sums_duplicate_sparse_entries_as_fit_does():
+    D = np.array([[0, 1, 9, 9], [1, 0, 9, 9], [9, 9, 0, 1], [9, 9, 1, 0.0]])
+    model = PrivateMSTClustering(epsilon=50, sensitivity=0.01, weight_bounds=(0, 10),
+                                 metric="precomputed", random_state=0).fit(D)
+    # Column 0 holds 0.1 + 5.0: node 2 (2.0) is the nearest.
+    Q = sp.csr_array((np.array([0.1, 5.0, 2.0]), np.array([0, 0, 2]), np.array([0, 3])),
+                     shape=(1, 4))
+    data = Q.data.copy()
+    assert model.predict(Q)[0] == model.labels_[2]
+    assert model.predict(Q)[0] == model.predict(Q.tocoo().tocsr())[0]
+    np.testing.assert_array_equal(Q.data, data)  # the caller's matrix is untouched
+
+
+def test_predict_refuses_a_graph_with_a_clear_message():
+    import networkx as nx
+
+    G = nx.path_graph(4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = PrivateMSTClustering(metric="precomputed", weight_bounds=(0, 2),
+                                     random_state=0).fit(G)
+    with pytest.raises(TypeError, match="labels_"):
+        model.predict(G)
+
+
+def test_a_refused_fit_leaves_the_estimator_as_it_was():
+    from sklearn.exceptions import NotFittedError
+    from sklearn.utils.validation import check_is_fitted
+
+    from skdpgraph import BudgetAccountant
+    from skdpgraph.exceptions import BudgetError
+
+    X = np.random.default_rng(0).random((30, 2))
+    budget = BudgetAccountant(epsilon=1.0)
+    model = PrivateMSTClustering(epsilon=2.0, sensitivity=0.1, weight_bounds=(0, 2),
+                                 accountant=budget, random_state=0)
+    with pytest.raises(BudgetError):
+        model.fit(X)
+    with pytest.raises(NotFittedError):
+        check_is_fitted(model)
+    model.set_params(epsilon=1.0).fit(X)
+    with pytest.raises(BudgetError):
+        model.fit(np.random.default_rng(1).random((60, 3)))
+    assert model.n_features_in_ == 2 and model.labels_.shape == (30,)

@@ -9,6 +9,7 @@ the client (prepay_search, prepay) runs anywhere, once.
 
 import os
 import pickle
+import threading
 import warnings
 
 import numpy as np
@@ -16,7 +17,8 @@ import pytest
 from joblib import Parallel, delayed, parallel_config
 from sklearn.datasets import make_blobs
 from sklearn.metrics import adjusted_rand_score, pairwise_distances
-from sklearn.model_selection import GridSearchCV, RandomizedSearchCV
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, RandomizedSearchCV, cross_validate
 from sklearn.pipeline import make_pipeline
 
 from skdpgraph import BudgetAccountant, EpsilonGraph, PrivateMSTClustering
@@ -91,6 +93,130 @@ def test_a_worker_may_set_its_own_default():
     with parallel_config(backend="loky"):
         totals = Parallel(n_jobs=2)(delayed(_fits_with_own_default)(0.5) for _ in range(2))
     assert totals == [(0.5, 0.0)] * 2
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork")
+@pytest.mark.parametrize("how", ["with", "set_default", "unlimited"])
+def test_a_forked_child_refuses_the_default_it_inherits(how):
+    # Before: a child of os.fork (not multiprocessing) made a fresh unlimited default.
+    budget = BudgetAccountant(epsilon=1.0)
+    if how == "set_default":
+        previous = BudgetAccountant.pop_default()
+        budget.set_default()
+    elif how == "unlimited":
+        previous = BudgetAccountant.pop_default()
+        BudgetAccountant.load_default()
+    read, write = os.pipe()
+    with budget if how == "with" else warnings.catch_warnings():
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover (the child)
+            try:
+                _release(5.0)
+                os.write(write, b"released")
+            except DetachedAccountantError:
+                os.write(write, b"refused")
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
+    assert os.read(read, 16) == b"refused"
+    assert budget.total() == (0.0, 0.0)
+    if how != "with":
+        BudgetAccountant.pop_default()
+        previous.set_default()
+
+
+def test_with_blocks_are_the_default_of_their_own_thread():
+    # Before: the default was one per process, so one thread's block charged another's
+    # fits, and a block closing in one thread left the other's fits on an unlimited one.
+    entered, other_in, left = threading.Event(), threading.Event(), threading.Event()
+    totals, errors = {}, []
+
+    def first():
+        with BudgetAccountant(epsilon=10.0) as mine:
+            entered.set()
+            other_in.wait()
+            _release(2.0)
+            totals["first"] = mine
+        left.set()
+
+    def second():
+        entered.wait()
+        with BudgetAccountant(epsilon=1.0) as mine:
+            other_in.set()
+            left.wait()
+            _release(1.0)
+            try:
+                _release(1.0)
+            except BudgetError as exc:
+                errors.append(exc)
+            totals["second"] = mine
+
+    threads = [threading.Thread(target=f) for f in (first, second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert totals["first"].total() == (2.0, 0.0) and totals["second"].total() == (1.0, 0.0)
+    assert len(errors) == 1
+    # Nested blocks of one accountant, and a thread without a block of its own while
+    # two threads have blocks open: it refuses.
+    budget = BudgetAccountant(epsilon=3.0)
+    with budget, budget:
+        _release(1.0)
+    assert budget.total() == (1.0, 0.0) and BudgetAccountant.load_default() is not budget
+    go, done = threading.Event(), threading.Event()
+
+    def holder():
+        with BudgetAccountant(epsilon=1.0):
+            go.set()
+            done.wait()
+
+    t = threading.Thread(target=holder)
+    t.start()
+    go.wait()
+    try:
+        with BudgetAccountant(epsilon=1.0):
+            outcome = []
+            worker = threading.Thread(target=lambda: outcome.append(
+                pytest.raises(BudgetError, _release, 1.0)))
+            worker.start()
+            worker.join()
+    finally:
+        done.set()
+        t.join()
+    assert "Several threads" in str(outcome[0].value)
+
+
+@pytest.mark.slow
+def test_a_dask_worker_without_nanny_refuses_the_default():
+    # Before: a worker started with --no-nanny was not seen as a worker process, and its
+    # fits spent on a fresh unlimited ledger of its own.
+    distributed = pytest.importorskip("distributed")
+    import subprocess
+    import sys
+
+    cluster = distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp",
+                                       dashboard_address=None)
+    client = distributed.Client(cluster)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
+                               cluster.scheduler.address, "--no-nanny", "--nthreads", "1",
+                               "--no-dashboard"], stderr=subprocess.DEVNULL)
+    try:
+        client.wait_for_workers(1, timeout=60)
+        with BudgetAccountant(epsilon=1.0) as budget:
+            with pytest.raises(DetachedAccountantError):  # a task the worker can import
+                client.submit(private_mst_clustering, D, 2.0, sensitivity=0.5,
+                              weight_bounds=(0.0, 20.0), pure=False).result(timeout=120)
+        assert budget.total() == (0.0, 0.0)
+    finally:
+        client.close()
+        worker.terminate()  # before the scheduler goes: a worker without it may linger
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+        cluster.close()
 
 
 @pytest.mark.parametrize("backend", ["threading", "sequential"])
@@ -169,7 +295,7 @@ def test_prepaid_pipeline_and_randomized_search():
                                 random_state=None)
     with pytest.raises(ValueError, match="integer random_state"):
         prepay_search(random, X, Y, accountant=budget)
-    random.set_params(random_state=0)
+    random.set_params(random_state=np.int64(0))  # any integer
     before = budget.total()[0]
     fitted = prepay_search(random, X, Y, accountant=budget).fit(X, Y)
     charged = budget.total()[0] - before
@@ -206,6 +332,36 @@ def test_tickets_pay_once_and_travel_once():
     root = PrepaidBudget((1.0, 0.0), 1)
     with pytest.raises(BudgetError, match="spends nothing"):
         root.spend(1.0, 0.0)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_ticket_pays_for_no_copy_of_its_fit(n_jobs):
+    # A search clones its estimator for each fit: one ticket would otherwise pay for
+    # all of them (in worker processes each pickled clone was a fresh ticket).
+    budget = BudgetAccountant(epsilon=100.0)
+    [ticket] = prepay([(2.0, 0.0)], accountant=budget)
+    with pytest.raises(BudgetError, match="copy of a prepaid ticket"):
+        _search(n_jobs=n_jobs, accountant=ticket).fit(X, Y)
+    assert repr(clone(_model(accountant=ticket)).accountant).endswith("copy)")
+    _model(accountant=ticket).fit(X)  # the ticket itself still pays, once
+    assert budget.total() == (2.0, 0.0)
+
+
+def test_a_prepaid_search_pays_for_what_was_charged_and_no_more():
+    budget = BudgetAccountant(epsilon=100.0)
+    search = prepay_search(_search(n_jobs=1), X, Y, accountant=budget)
+    assert budget.total() == (12.5, 0.0)
+    # Its tickets pay the amounts charged, candidate by candidate: dearer candidates
+    # set afterwards refuse.
+    dearer = search.set_params(param_grid={"epsilon": [2.0, 2.0, 2.0]})
+    with pytest.raises(BudgetError, match="exceeds"):
+        dearer.fit(X, Y)
+    # A copy of the search (nested cross-validation) draws on the same tickets: its
+    # fits share one, which pays for one fit.
+    with pytest.raises(BudgetError, match="copy of a prepaid ticket"):
+        cross_validate(search, X, Y, cv=[(np.arange(60), np.arange(60))] * 3,
+                       scoring=lambda est, X_, y_: 0.0, error_score="raise")
+    assert budget.total() == (12.5, 0.0)
 
 
 def test_reloaded_model_says_how_to_refit():

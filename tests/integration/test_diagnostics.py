@@ -42,7 +42,7 @@ PUBLIC = {
     "FewerClustersWarning": {"cluster/_base.py": {"warn_if_fewer_clusters"}},
     # weight_bounds=None / max_similarity=None: the condition is public; what
     # the release then reveals is what the warning is about.
-    "PrivacyLeakWarning": {"privacy/_bounds.py": {"data_weight_bounds"},
+    "PrivacyLeakWarning": {"privacy/_bounds.py": {"warn_bounds_from_data"},
                            "utils/_weights.py": {"similarity_to_distance"}},
 }
 

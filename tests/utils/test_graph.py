@@ -5,7 +5,7 @@ import scipy.sparse as sp
 
 from skdpgraph import check_graph, from_networkx, to_networkx
 from skdpgraph.tree import minimum_spanning_tree, tree_from_graph
-from skdpgraph.utils import graph_edges
+from skdpgraph.utils import check_adjacency, graph_edges
 
 
 def _sym(rng, n, density=0.5):
@@ -264,3 +264,55 @@ def test_dense_adjacency_is_checked_like_a_sparse_one():
     assert check_adjacency(B).nnz == check_adjacency(sp.csr_array(B)).nnz == 4
     with pytest.raises(TypeError, match="non-numeric"):
         check_adjacency([["a", "b"], ["c", "d"]])
+
+
+def test_similarities_whose_inverse_overflows_are_refused():
+    # 1 / 1e-310 is inf: it reached DBMSTClu's compiled engine, which ended the process.
+    import networkx as nx
+
+    from skdpgraph import DBMSTClu
+
+    G = nx.Graph([("a", "b", {"weight": 3.0}), ("b", "c", {"weight": 1e-310})])
+    with pytest.raises(ValueError, match="overflows"):
+        DBMSTClu(metric="precomputed", weight_kind="similarity").fit(G)
+    S = sp.csr_array(np.array([[0.0, 1e-310], [1e-310, 0.0]]))
+    with pytest.raises(ValueError, match="overflows"):
+        check_graph(S, weight_kind="similarity")
+    with pytest.raises(ValueError, match="overflows"):
+        check_graph(S.toarray() + np.eye(2), weight_kind="similarity")
+
+
+def test_bsr_blocks_store_zeros_that_are_not_edges():
+    import networkx as nx
+
+    A = from_networkx(nx.karate_club_graph(), weight_kind="similarity")
+    B = sp.bsr_array(A.toarray(), blocksize=(2, 2))  # 312 stored values, 156 entries
+    assert B.nnz > A.nnz
+    G = check_graph(B)
+    assert (G != check_graph(A)).nnz == 0 and G.nnz == A.nnz
+    assert check_adjacency(B).nnz == A.nnz
+    one = sp.bsr_array(A)  # 1 x 1 blocks: a stored zero is an edge, as in every format
+    assert check_graph(one).nnz == A.nnz
+
+
+def test_nodelist_must_name_the_nodes_of_the_graph():
+    import networkx as nx
+
+    G = nx.Graph([("x", "y", {"weight": 1.5}), ("y", "z", {"weight": 2.5})])
+    G.add_node("iso")
+    with pytest.raises(ValueError, match="not a node of G"):
+        from_networkx(G, nodelist=["x", "y", "z", "NOT_A_NODE"])
+    assert from_networkx(G, nodelist=["iso", "x", "y", "z"]).nnz == 4
+
+
+def test_an_unweighted_adjacency_does_not_read_weights():
+    import networkx as nx
+
+    G = nx.karate_club_graph()
+    expected = check_adjacency(G)
+    for value in ("strong", float("nan"), None, -3.0):
+        H = G.copy()
+        nx.set_edge_attributes(H, value, "weight")
+        assert (check_adjacency(H) != expected).nnz == 0
+    with pytest.raises(ValueError):
+        check_adjacency(H, weighted=True)

@@ -39,7 +39,7 @@ from ._elimination import elimination_by_component
 
 #: Neighbours below this fraction of their row's total are drawn apart from
 #: the inverse-CDF lookup, which on 53-bit uniforms could never pick them.
-_CDF_MIN_FRACTION = 2.0 ** -40
+_CDF_MIN_FRACTION = 2.0 ** -20
 
 #: Trap elimination: most nodes a stopped run marks as trapped per round,
 #: and largest neighbourhood a node may have to be eliminated.
@@ -73,7 +73,7 @@ def cycle_popping(u, v, logc, n, rng, max_work):
     Wilson's mean hitting time, one draw per step.
 
     Every successor draw is an inverse-CDF lookup on a 53-bit uniform over
-    the node's neighbours that have at least ``2**-40`` of its total; the
+    the node's neighbours that have at least ``2**-20`` of its total; the
     lighter ones, which such a lookup could never pick (their cell absorbed
     by rounding, or their ``exp`` underflowing), are drawn apart: the draw
     goes to them with their exact total probability ``q``, decided by a

@@ -151,13 +151,14 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
     floating point: every random choice is a Gumbel-max over
     log-conductances with unbounded Gumbel tails
     (:func:`skdpgraph.privacy.standard_gumbel`) or an inverse-CDF lookup on
-    a 53-bit uniform over entries of at least ``2**-40`` of their total (the
+    a 53-bit uniform over entries of at least ``2**-20`` of their total (the
     lighter ones drawn apart, with their exact total probability decided by
     an exponential variable of unbounded tail), so no tree of positive
     probability gets probability 0 (with ``reduce=False``); the probabilities
     themselves are computed with sums and products of positive numbers, with
     relative rounding errors of order ``k 2**-53`` for a component of ``k``
-    nodes.
+    nodes; a cell of a lookup, at least ``2**-20`` of its row of ``d``
+    entries, is realised within a relative ``(d + 1) 2**-33``.
 
     References
     ----------
