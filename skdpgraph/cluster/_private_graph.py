@@ -18,7 +18,8 @@ def _check_step_parameters(step):
     constraints = getattr(type(step), "_parameter_constraints", None)
     if constraints is None:
         return
-    if type(step).__module__.startswith("skdpgraph."):
+    if any(cls.__module__.startswith("skdpgraph.") for cls in type(step).__mro__):
+        # the library's constraints (also of a user's subclass of its clusterers)
         check_parameters(constraints, step.get_params(deep=False), type(step).__name__)
     elif hasattr(step, "_validate_params"):  # scikit-learn's estimators
         step._validate_params()

@@ -52,6 +52,7 @@ from ..tree._weight_release import clip_graph_weights
 from ..utils import (StageLogger, check_graph, check_int, check_random_state, check_real,
                      weight_range)
 from ..utils._docs import fill_doc
+from ..utils._graph import _stored_entries
 from ..utils._networkx import _is_networkx_graph
 from ..utils._param_validation import HasMethods, Interval, StrOptions, fit_context
 from ..utils._warnings import warn
@@ -331,7 +332,10 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
     fitted attribute are ``epsilon``-DP with respect to the weights, for
     neighbouring weight functions as set by ``neighborhood`` and
     ``sensitivity``; with ``accounting="zcdp"`` they are
-    ``(epsilon_spent_, delta)``-DP, ``epsilon_spent_ <= epsilon``. The
+    ``(epsilon_spent_, delta)``-DP, ``epsilon_spent_ <= epsilon``. With
+    ``tree_mechanism="exponential"``, whose sampler is within a total
+    variation ``ust_delta(|E|)`` of its law, ``delta_spent_`` also holds
+    ``(1 + e**epsilon) ust_delta(|E|)`` (capped at 1), which is charged. The
     topology (which pairs are edges, hence the connected components) is
     not protected.
 
@@ -463,7 +467,8 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
     epsilon_spent_ : float
         Epsilon of the guarantee of this fit.
     delta_spent_ : float
-        Delta of the guarantee (0 under pure accounting).
+        Delta of the guarantee (0 under pure accounting but for the
+        exponential mechanism's truncation, see above).
     rho_spent_ : float or None
         zCDP parameter of the release under ``accounting="zcdp"``.
     step_epsilon_ : float or None
@@ -682,7 +687,7 @@ def _nearest_precomputed(X, n_train, similarity=False):
     if sp.issparse(X):
         if X.ndim != 2 or X.shape[1] != n_train:
             raise ValueError(_shape_message(X.shape, n_train))
-        X = sp.csr_array(X, dtype=np.float64, copy=True)
+        X = sp.csr_array(_stored_entries(X), dtype=np.float64, copy=True)
         X.sum_duplicates()  # duplicate entries add up, as in fit (scipy's convention)
         data = X.data
         if not np.all(np.isfinite(data)) or (data.size and data.min() < 0):

@@ -68,6 +68,16 @@ _BLOCKS = []
 _BLOCKS_LOCK = threading.Lock()
 
 
+def _new_lock_in_child():
+    # A lock another thread held at the fork would be held for ever in the child.
+    global _BLOCKS_LOCK
+    _BLOCKS_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock_in_child)
+
+
 def _check_eps_delta(epsilon, delta, *, allow_inf=True):
     return (check_real(epsilon, "epsilon", low=0.0, allow_inf=allow_inf),
             check_real(delta, "delta", low=0.0, high=1.0))
@@ -174,6 +184,7 @@ class BudgetAccountant:
         self._spent = []
         self._lock = threading.Lock()
         self._detached = False
+        self._pid = os.getpid()  # a copy inherited by a forked process cannot report back
         for spend in _check_spends(spent_budget):
             self.spend(*spend)
 
@@ -200,6 +211,13 @@ class BudgetAccountant:
                 "processes, pay for them on the client first with "
                 "skdpgraph.privacy.prepay_search, or use n_jobs=1 or the threading "
                 "backend (threads share the accountant)."
+            )
+        if getattr(self, "_pid", os.getpid()) != os.getpid():
+            raise DetachedAccountantError(
+                "This BudgetAccountant was made in another process and reached this one "
+                "by a fork (os.fork, multiprocessing's fork start method): its spends here "
+                "would never reach the original budget, so it refuses them. Pay for fits "
+                "in other processes on the caller first (skdpgraph.privacy.prepay)."
             )
 
     def __copy__(self):
@@ -258,9 +276,9 @@ class BudgetAccountant:
                     f"{type(accountant).__name__}.")
             return accountant
         pid, thread = os.getpid(), threading.get_ident()
-        with _BLOCKS_LOCK:
-            blocks = [b for b in _BLOCKS if b[0] == pid]
-            inherited = len(blocks) < len(_BLOCKS)
+        every = list(_BLOCKS)  # a copy (atomic): no lock to inherit held across a fork
+        blocks = [b for b in every if b[0] == pid]
+        inherited = len(blocks) < len(every)
         if blocks:
             mine = [acc for _, t, acc in blocks if t == thread]
             if mine:
@@ -293,8 +311,10 @@ class BudgetAccountant:
 
     @staticmethod
     def pop_default():
-        """Remove and return the default accountant."""
-        default = BudgetAccountant.load_default()
+        """Remove and return the default accountant that :meth:`set_default` set (an
+        unlimited one if none was); open ``with`` blocks are left as they are."""
+        default = (BudgetAccountant._default if BudgetAccountant._default_pid == os.getpid()
+                   else BudgetAccountant())
         BudgetAccountant._default = None
         BudgetAccountant._default_pid = None
         return default

@@ -196,7 +196,10 @@ def pamst_step_epsilon(n_steps, epsilon=None, rho=None):
     n_steps = max(int(n_steps), 1)
     if epsilon is not None:
         return _below(epsilon, n_steps)  # n_steps of it never exceed epsilon
-    return math.sqrt(8.0 * rho / n_steps)
+    step = math.sqrt(8.0 * rho / n_steps)
+    while 0.0 < step < math.inf and n_steps * Fraction(step) ** 2 > 8 * Fraction(rho):
+        step = math.nextafter(step, 0.0)  # n_steps of step**2 / 8 within rho, exactly
+    return step
 
 
 def exponential_tree_scale(epsilon, sensitivity, neighborhood, n_tree_edges):

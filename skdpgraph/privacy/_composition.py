@@ -253,7 +253,7 @@ def _rest(total, part):
     """The largest double ``r`` with ``part + r <= total`` in exact arithmetic: the two
     parts of a split budget never add up past it (``(1 - s) eps`` could, by an ulp)."""
     rest = total - part
-    while rest > 0.0 and Fraction(part) + Fraction(rest) > Fraction(total):
+    while 0.0 < rest < math.inf and Fraction(part) + Fraction(rest) > Fraction(total):
         rest = math.nextafter(rest, 0.0)
     return rest
 

@@ -113,8 +113,11 @@ class PrepaidBudget:
         return state
 
     def __setstate__(self, state):
+        state.setdefault("_copied", False)  # tickets pickled by earlier versions
+        state.setdefault("amounts", None)
         self.__dict__.update(state)
         self._lock = threading.Lock()
+        self._travelled = True  # pickled to here: a ticket's one task
 
     def __repr__(self):
         if self.n_tickets is not None:
@@ -170,10 +173,17 @@ class PrepaidBudget:
                               "copies the search fits do.")
         if self._spent:
             raise BudgetError("This prepaid ticket has been used: it pays for one fit.")
+        if self._pid != os.getpid() and not getattr(self, "_travelled", False):
+            raise BudgetError(
+                "This prepaid ticket reached this process by a fork (os.fork, "
+                "multiprocessing's fork start method), not with its task: every forked "
+                "process would hold it. Pass it to its task (pickled), one ticket a task."
+            )
         if self._copied:
             raise BudgetError(
                 "This is a copy of a prepaid ticket (copy, deepcopy or scikit-learn's "
-                "clone, which a search or a cross-validation makes for each fit): a ticket "
+                "clone, which a search or a cross-validation makes for each fit, and a "
+                "Pipeline with memory for its steps): a ticket "
                 "pays for one fit, its copies for none. Give each fit its own ticket "
                 "(skdpgraph.privacy.prepay), or prepay a search with "
                 "skdpgraph.privacy.prepay_search."

@@ -90,7 +90,7 @@ _BUILT_IN = frozenset(m.func for m in TREE_MECHANISMS.values())
 
 
 def register_tree_mechanism(name, func, *, releases_weights=False, zcdp=True,
-                            composed_steps=False, edge_noise=None):
+                            composed_steps=False, edge_noise=None, truncation=None):
     """Make a private tree mechanism available as ``tree_mechanism=name``.
 
     Parameters
@@ -103,6 +103,9 @@ def register_tree_mechanism(name, func, *, releases_weights=False, zcdp=True,
     edge_noise : callable, default=None
         Its per-edge noise, for a mechanism that runs on a distributed edge
         table; see :class:`TreeMechanism`.
+    truncation : callable, default=None
+        The total variation of its sampler from its law, a function of the
+        number of edges; see :class:`TreeMechanism`.
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a str; got {type(name).__name__}.")
@@ -110,8 +113,10 @@ def register_tree_mechanism(name, func, *, releases_weights=False, zcdp=True,
         raise TypeError("func must be callable.")
     if edge_noise is not None and not callable(edge_noise):
         raise TypeError("edge_noise must be callable or None.")
+    if truncation is not None and not callable(truncation):
+        raise TypeError("truncation must be callable or None.")
     TREE_MECHANISMS[name] = TreeMechanism(func, bool(releases_weights), bool(zcdp),
-                                          bool(composed_steps), edge_noise)
+                                          bool(composed_steps), edge_noise, truncation)
 
 
 def get_tree_mechanism(name):

@@ -87,8 +87,9 @@ def from_networkx(G, weight="weight", nodelist=None, default=1.0, *, weight_kind
     if len(nodes) != G.number_of_nodes():
         raise ValueError("nodelist must contain every node of G exactly once.")
     if nodelist is not None:
-        missing = next((node for node in nodes if node not in G), None)
-        if missing is not None:  # (networkx has no node None)
+        missing = [node for node in nodes if node not in G]
+        if missing:
+            missing = missing[0]
             raise ValueError(f"nodelist holds {missing!r}, which is not a node of G; it "
                              "must contain every node of G exactly once.")
     check_n_nodes(len(nodes))

@@ -226,8 +226,12 @@ def test_public_mistakes_are_refused_before_the_budget_is_spent():
     # (they used to be checked by its fit, after the release).
     from sklearn.pipeline import make_pipeline
 
+    class MySCAN(SCAN):  # a user's subclass keeps the library's constraints
+        pass
+
+    PrivateGraphClustering(MySCAN(), epsilon=3.0, random_state=0).fit(G)
     for est in (SCAN(similarity_threshold=5.0), GraphKMedoids(n_clusters=0),
-                SpectralClustering(affinity="nonsense"),
+                SpectralClustering(affinity="nonsense"), MySCAN(similarity_threshold=5.0),
                 make_pipeline(SpectralClustering(affinity="nonsense"))):
         acc = BudgetAccountant(epsilon=10)
         with pytest.raises(ValueError, match="parameter of"):

@@ -95,6 +95,39 @@ def test_a_worker_may_set_its_own_default():
     assert totals == [(0.5, 0.0)] * 2
 
 
+def _in_a_fork(fit, block=None):
+    """What ``fit`` did in a forked child: b"released", b"refused" or b"error"."""
+    read, write = os.pipe()
+    with block if block is not None else warnings.catch_warnings():
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover (the child)
+            outcome = b"error"
+            try:
+                fit()
+                outcome = b"released"
+            except (DetachedAccountantError, BudgetError):
+                outcome = b"refused"
+            finally:
+                os.write(write, outcome)
+                os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    with os.fdopen(read, "rb") as pipe:
+        return pipe.read()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork")
+def test_an_accountant_or_a_ticket_a_fork_inherits_refuses():
+    # Before: a forked child spent on its copy of an explicit accountant, unseen.
+    budget = BudgetAccountant(epsilon=1.0)
+    assert _in_a_fork(lambda: _release(0.8, budget)) == b"refused"
+    [ticket] = prepay([(0.8, 0.0)], accountant=budget)
+    assert _in_a_fork(lambda: _release(0.8, ticket)) == b"refused"
+    travelled = pickle.loads(pickle.dumps(ticket))  # what a task takes along
+    assert _in_a_fork(lambda: _release(0.8, travelled)) == b"released"
+    assert budget.total() == (0.8, 0.0)
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork")
 @pytest.mark.parametrize("how", ["with", "set_default", "unlimited"])
 def test_a_forked_child_refuses_the_default_it_inherits(how):
@@ -106,19 +139,7 @@ def test_a_forked_child_refuses_the_default_it_inherits(how):
     elif how == "unlimited":
         previous = BudgetAccountant.pop_default()
         BudgetAccountant.load_default()
-    read, write = os.pipe()
-    with budget if how == "with" else warnings.catch_warnings():
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover (the child)
-            try:
-                _release(5.0)
-                os.write(write, b"released")
-            except DetachedAccountantError:
-                os.write(write, b"refused")
-            finally:
-                os._exit(0)
-        os.waitpid(pid, 0)
-    assert os.read(read, 16) == b"refused"
+    assert _in_a_fork(lambda: _release(5.0), budget if how == "with" else None) == b"refused"
     assert budget.total() == (0.0, 0.0)
     if how != "with":
         BudgetAccountant.pop_default()
@@ -132,18 +153,20 @@ def test_with_blocks_are_the_default_of_their_own_thread():
     totals, errors = {}, []
 
     def first():
-        with BudgetAccountant(epsilon=10.0) as mine:
-            entered.set()
-            other_in.wait()
-            _release(2.0)
-            totals["first"] = mine
-        left.set()
+        try:
+            with BudgetAccountant(epsilon=10.0) as mine:
+                entered.set()
+                assert other_in.wait(30)
+                _release(2.0)
+                totals["first"] = mine
+        finally:
+            left.set()
 
     def second():
-        entered.wait()
+        assert entered.wait(30)
         with BudgetAccountant(epsilon=1.0) as mine:
             other_in.set()
-            left.wait()
+            assert left.wait(30)
             _release(1.0)
             try:
                 _release(1.0)
@@ -155,7 +178,8 @@ def test_with_blocks_are_the_default_of_their_own_thread():
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(60)
+    assert set(totals) == {"first", "second"}  # both threads ran to the end
     assert totals["first"].total() == (2.0, 0.0) and totals["second"].total() == (1.0, 0.0)
     assert len(errors) == 1
     # Nested blocks of one accountant, and a thread without a block of its own while
@@ -169,11 +193,11 @@ def test_with_blocks_are_the_default_of_their_own_thread():
     def holder():
         with BudgetAccountant(epsilon=1.0):
             go.set()
-            done.wait()
+            done.wait(60)
 
     t = threading.Thread(target=holder)
     t.start()
-    go.wait()
+    assert go.wait(30)
     try:
         with BudgetAccountant(epsilon=1.0):
             outcome = []
@@ -185,6 +209,17 @@ def test_with_blocks_are_the_default_of_their_own_thread():
         done.set()
         t.join()
     assert "Several threads" in str(outcome[0].value)
+    # pop_default removes what set_default set, not an open block.
+    previous = BudgetAccountant.pop_default()
+    mine = BudgetAccountant(epsilon=5.0).set_default()
+    with BudgetAccountant(epsilon=1.0):
+        assert BudgetAccountant.pop_default() is mine
+    mine.set_default()
+    with BudgetAccountant(epsilon=1.0) as block:
+        assert BudgetAccountant.load_default() is block
+    assert BudgetAccountant.load_default() is mine
+    BudgetAccountant.pop_default()
+    previous.set_default()
 
 
 @pytest.mark.slow

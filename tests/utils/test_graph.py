@@ -302,6 +302,8 @@ def test_nodelist_must_name_the_nodes_of_the_graph():
     G.add_node("iso")
     with pytest.raises(ValueError, match="not a node of G"):
         from_networkx(G, nodelist=["x", "y", "z", "NOT_A_NODE"])
+    with pytest.raises(ValueError, match="not a node of G"):
+        from_networkx(G, nodelist=["x", "y", "z", None])
     assert from_networkx(G, nodelist=["iso", "x", "y", "z"]).nnz == 4
 
 
