@@ -215,8 +215,7 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
         # A sampler within total variation t of its law: the release is then
         # (epsilon, delta + (1 + e^epsilon) t)-DP (capped at 1, also where e^epsilon
         # overflows).
-        t = mechanism.truncation(n_edges)
-        extra = min(1.0, (1.0 + math.exp(min(plan.epsilon_spent, 700.0))) * t)
+        extra = (1.0 + math.exp(min(plan.epsilon_spent, 700.0))) * mechanism.truncation(n_edges)
         plan = plan._replace(delta_spent=min(1.0, plan.delta_spent + extra))
     rng = check_random_state(random_state)
     if bounds is not None:

@@ -298,8 +298,7 @@ class BudgetAccountant:
                 raise DetachedAccountantError(
                     "A private fit in a worker process (GridSearchCV or joblib with "
                     "n_jobs > 1, multiprocessing, a Dask worker, a forked process) was "
-                    "given no "
-                    "accountant: the caller's default accountant does not travel to "
+                    "given no accountant: the caller's default accountant does not travel to "
                     "other processes, and spends made here would go unseen, so the fit "
                     "refuses. Pay for the fits on the client first with "
                     "skdpgraph.privacy.prepay_search(search, X), use n_jobs=1 or the "
