@@ -3,6 +3,7 @@
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.neighbors import VALID_METRICS
 from sklearn.utils.validation import validate_data
 
 from ..distributed import as_edge_table, is_edge_table
@@ -60,7 +61,8 @@ class AdjacencyInputMixin(GraphInputTagsMixin):
 #: Constraints of the parameters that say how ``X`` becomes a graph of distances
 #: (:func:`skdpgraph.utils.check_graph`), for the clusterers that take features.
 GRAPH_INPUT_CONSTRAINTS = {
-    "metric": [StrOptions({"precomputed"}), str, callable],
+    # The metrics of sklearn.metrics.pairwise_distances (which check_graph calls).
+    "metric": [StrOptions(set(VALID_METRICS["brute"]) | {"precomputed"}), callable],
     "metric_params": [dict, None],
     "weight_kind": [StrOptions({"distance", "similarity"}), None],
 }

@@ -23,7 +23,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..distributed import is_edge_table, release_table_forest, table_weight_max
-from ..exceptions import NoiseDominatesWarning
+from ..exceptions import NoiseDominatesWarning, PrivacyLeakWarning
 from ..privacy import (
     TREE_NOISE_MECHANISMS,
     BudgetAccountant,
@@ -212,10 +212,8 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
                              releases_weights=mechanism.releases_weights,
                              zcdp=mechanism.zcdp)
     if mechanism.truncation is not None and n_edges:
-        # A sampler within total variation t of its law: the release is then
-        # (epsilon, delta + (1 + e^epsilon) t)-DP (capped at 1, also where e^epsilon
-        # overflows).
-        extra = (1.0 + math.exp(min(plan.epsilon_spent, 700.0))) * mechanism.truncation(n_edges)
+        extra = _truncation_delta(mechanism, tree_mechanism, plan.epsilon_spent, n_nodes,
+                                  n_edges)
         plan = plan._replace(delta_spent=min(1.0, plan.delta_spent + extra))
     rng = check_random_state(random_state)
     if bounds is not None:
@@ -271,6 +269,21 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
     return PrivateMSTResult(res.labels, res.n_clusters, res.dbcvi, released, res.cut_edges,
                             res.cut_weights, res.dbcvi_path, bounds, plan.epsilon_spent,
                             plan.delta_spent, plan.rho, step_eps, tree_mechanism)
+
+
+def _truncation_delta(mechanism, name, epsilon, n_nodes, n_edges):
+    """The delta a sampler within total variation ``t`` of its law adds: the release
+    is then ``(epsilon, delta + (1 + e^epsilon) t)``-DP (capped at 1, also where
+    ``e^epsilon`` overflows). A :class:`PrivacyLeakWarning` from ``1 / |V|`` on,
+    before the charge: it reads epsilon and ``|E|`` only."""
+    extra = (1.0 + math.exp(min(epsilon, 700.0))) * mechanism.truncation(n_edges)
+    if extra * max(n_nodes, 1) >= 1.0:
+        warn(f"At epsilon={epsilon:g} the truncation of the {name!r} sampler adds "
+             f"delta={min(extra, 1.0):.3g} on {n_edges} edges, not below 1/|V| = "
+             f"1/{n_nodes}{' (no guarantee at all)' if extra >= 1.0 else ''}: a release "
+             "may then reveal individual edges. Lower epsilon or use another "
+             "tree_mechanism.", PrivacyLeakWarning)
+    return min(extra, 1.0)
 
 
 def _warn_if_noise_dominates(mechanism, epsilon, bounds, *, sensitivity, neighborhood,

@@ -19,7 +19,7 @@ from ..utils._docs import fill_doc
 from ..utils._graph import _adjacency_from_validated, _validate_array
 from ..utils._networkx import _is_networkx_graph
 from ..utils._param_validation import HasMethods, Interval, fit_context
-from ..utils._validation import GraphInputTagsMixin
+from ..utils._validation import GraphInputTagsMixin, NodeFeaturesOutMixin
 from ._flip import DEFAULT_MAX_ADDED_EDGES, _check_release_size, _flip_canonical
 from ._pig import check_s, pig_epsilon, pig_s_from_epsilon
 
@@ -98,7 +98,7 @@ class _BaseEdgeFlip(BaseEstimator):
 
 
 @fill_doc
-class EdgeFlipPerturbation(GraphInputTagsMixin, TransformerMixin,
+class EdgeFlipPerturbation(GraphInputTagsMixin, NodeFeaturesOutMixin, TransformerMixin,
                            _BaseEdgeFlip):
     """Edge-DP perturbation of a graph's adjacency by edge flipping (PIG_pert).
 
@@ -171,6 +171,10 @@ class EdgeFlipPerturbation(GraphInputTagsMixin, TransformerMixin,
         A = check_adjacency(X)
         self.n_features_in_ = A.shape[0]
         return A
+
+    @property
+    def _n_features_out(self):
+        return self.n_features_in_  # the nodes
 
     def _release(self, A):
         """One release of the validated adjacency ``A`` (one charge)."""

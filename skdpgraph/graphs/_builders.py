@@ -41,6 +41,7 @@ from ..utils import check_dense_memory, check_graph, directed_csr, from_networkx
 from ..utils._config import CHUNK_SIZE, warn_data_dependent
 from ..utils._networkx import _is_networkx_graph
 from ..utils._param_validation import Interval, StrOptions, fit_context
+from ..utils._validation import NodeFeaturesOutMixin
 
 #: Metrics whose distances this module recomputes exactly and symmetrically
 #: (``d(a, b) == d(b, a)`` bit for bit) from the coordinates.
@@ -223,8 +224,12 @@ def _check_precomputed(X, what="X"):
     return rows, cols, np.asarray(vals, dtype=np.float64)
 
 
-class _GraphTransformer(TransformerMixin, BaseEstimator):
+class _GraphTransformer(NodeFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Shared validation for the graph transformers."""
+
+    @property
+    def _n_features_out(self):
+        return self._n_fit  # the output's columns: the fitted samples
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -399,6 +404,7 @@ class EpsilonGraph(_GraphTransformer):
             self.nn_ = None
             self._fit_X = X
             self._fit_scale = 0.0
+            self._n_fit = X.shape[0]
             return X
         self.nn_ = NearestNeighbors(
             radius=self.radius, algorithm=self.algorithm, leaf_size=self.leaf_size,
@@ -408,6 +414,7 @@ class EpsilonGraph(_GraphTransformer):
         ).fit(X)
         self._fit_X = X
         self._fit_scale = _max_row_norm(X)
+        self._n_fit = X.shape[0]
         return X
 
     def _query_radius(self, X):

@@ -21,15 +21,21 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..utils import check_adjacency, from_networkx, similarity_to_distance
 from ..utils._networkx import _is_networkx_graph
 from ..utils._docs import fill_doc
+from ..utils._graph import _stored_entries
 from ..utils._param_validation import Interval, StrOptions, fit_context
-from ..utils._validation import GraphInputTagsMixin
+from ..utils._validation import GraphInputTagsMixin, NodeFeaturesOutMixin
 
 #: Block size (entries of A @ A) of the structural-distance product.
 _BLOCK_NNZ = 1 << 22
 
 
-class _GraphWeightTransformer(GraphInputTagsMixin, TransformerMixin, BaseEstimator):
+class _GraphWeightTransformer(GraphInputTagsMixin, NodeFeaturesOutMixin, TransformerMixin,
+                              BaseEstimator):
     """Square graph in, same graph with new weights out; fitting stores the size."""
+
+    @property
+    def _n_features_out(self):
+        return self.n_features_in_  # the nodes
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -42,6 +48,8 @@ class _GraphWeightTransformer(GraphInputTagsMixin, TransformerMixin, BaseEstimat
     def _validate(self, X, reset):
         if _is_networkx_graph(X):  # the weights as stored (the transformer says what they
             X = from_networkx(X, weight_kind="distance")  # mean), rows in list(G)'s order
+        elif sp.issparse(X):
+            X = _stored_entries(X)  # a BSR's padding is not edges
         X = validate_data(self, X, reset=reset, accept_sparse=["csr", "csc", "coo"],
                           dtype=np.float64, ensure_min_samples=2 if reset else 1)
         values = X.data if sp.issparse(X) else X

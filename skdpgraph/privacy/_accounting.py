@@ -302,7 +302,8 @@ class BudgetAccountant:
                     "other processes, and spends made here would go unseen, so the fit "
                     "refuses. Pay for the fits on the client first with "
                     "skdpgraph.privacy.prepay_search(search, X), use n_jobs=1 or the "
-                    "threading backend, or set an accountant in this process."
+                    "threading backend (with joblib.parallel_config(backend='threading'): "
+                    "...), or set an accountant in this process."
                 )
             BudgetAccountant._default = BudgetAccountant()
             BudgetAccountant._default_pid = os.getpid()

@@ -63,7 +63,9 @@ def _asymmetry_error(max_diff, i, j, scale, what):
     return ValueError(
         f"{what} is not symmetric: max |A[i, j] - A[j, i]| = {max_diff:.3g} at "
         f"(i, j) = ({i}, {j}), relative to the largest weight {scale:.3g}. "
-        "Pass a symmetric matrix (for example (A + A.T) / 2)."
+        "Pass a symmetric matrix: for example A.maximum(A.T) for a k-nearest-neighbours "
+        "graph (sklearn.neighbors.kneighbors_graph stores one direction per neighbour), "
+        "(A + A.T) / 2 for rounding differences."
     )
 
 
@@ -206,7 +208,9 @@ def _raise_structural_asymmetry(G, what):
         f"{what} is not symmetric: {int(np.count_nonzero(missing))} stored "
         f"entr(y/ies) have no mirror entry, e.g. ({coo.row[k]}, {coo.col[k]}) is "
         f"stored but ({coo.col[k]}, {coo.row[k]}) is not. Store both directions of "
-        "every edge (for a triangular matrix use A + A.T)."
+        "every edge: A.maximum(A.T) for a k-nearest-neighbours graph "
+        "(sklearn.neighbors.kneighbors_graph stores one direction per neighbour; "
+        "A + A.T would double the mutual ones), A + A.T for a triangular matrix."
     )
 
 
@@ -449,8 +453,9 @@ def _adjacency_from_validated(X, weighted, what, weight_kind=None):
                 i, j = np.argwhere(nz & ~nz.T)[0]
                 raise ValueError(
                     f"{what} is not symmetric: entry ({i}, {j}) is nonzero but ({j}, {i}) is "
-                    "0. An adjacency matrix stores both directions of every edge (for a "
-                    "triangular matrix use A + A.T).")
+                    "0. An adjacency matrix stores both directions of every edge: "
+                    "A.maximum(A.T) for a k-nearest-neighbours graph, A + A.T for a "
+                    "triangular matrix.")
         graph = check_graph(X, metric="precomputed", what=what,
                             weight_kind=weight_kind if weighted else "distance")
         if not sp.issparse(graph):

@@ -11,6 +11,7 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.base import ClassNamePrefixFeaturesOutMixin
 
 
 def _interval(low, high, low_open, high_open):
@@ -169,6 +170,17 @@ class GraphInputTagsMixin:
         if tags.transformer_tags is not None:
             tags.transformer_tags.preserves_dtype = ["float64"]
         return tags
+
+
+class NodeFeaturesOutMixin(ClassNamePrefixFeaturesOutMixin):
+    """``get_feature_names_out`` of a transformer whose output columns are nodes.
+
+    The columns of a graph are its nodes (the fitted samples for a graph built
+    from points), named as scikit-learn names a neighbours graph's columns
+    (``"epsilongraph0"``, ...); having the method also makes ``set_output``
+    available, as for :class:`sklearn.neighbors.KNeighborsTransformer`.
+    Subclasses define ``_n_features_out``, raising ``AttributeError`` before fit.
+    """
 
 
 def check_n_nodes(n):

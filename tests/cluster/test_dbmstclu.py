@@ -8,7 +8,7 @@ from _dbmstclu_reference import reference_dbcvi, reference_dbmstclu
 from sklearn.metrics import adjusted_rand_score
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skdpgraph import DBMSTClu, dbcvi_score, dbmstclu
+from skdpgraph import DBMSTClu, PrivateMSTClustering, dbcvi_score, dbmstclu
 from skdpgraph.tree import make_spanning_tree
 
 
@@ -475,3 +475,14 @@ def test_dbmstclu_of_a_tree_without_nodes_is_refused():
     with pytest.raises(ValueError, match="no node"):
         dbmstclu(make_spanning_tree([], [], [], 0))
     assert dbmstclu(make_spanning_tree([], [], [], 1)).labels.tolist() == [0]
+
+
+@pytest.mark.parametrize("cls", [DBMSTClu, PrivateMSTClustering])
+def test_an_unknown_metric_is_an_invalid_parameter(cls):
+    from skdpgraph.exceptions import InvalidParameterError
+
+    X = np.random.default_rng(0).random((10, 2))
+    with pytest.raises(InvalidParameterError, match="'metric' parameter"):
+        cls(metric="nope").fit(X)
+    with pytest.raises(InvalidParameterError, match="'metric' parameter"):
+        cls(metric=3).fit(X)

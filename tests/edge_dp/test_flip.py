@@ -513,3 +513,11 @@ _NOT_ROW_WISE = (
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_edge_flip_names_its_output_columns_after_the_nodes():
+    from skdpgraph.edge_dp import EdgeFlipPerturbation
+
+    A = sp.csr_array(np.ones((4, 4)) - np.eye(4))
+    est = EdgeFlipPerturbation(epsilon=2.0, random_state=0).fit(A)
+    assert list(est.get_feature_names_out()) == [f"edgeflipperturbation{i}" for i in range(4)]

@@ -327,6 +327,18 @@ def test_weight_transformers_take_networkx_graphs():
                                       est.fit_transform(A).toarray())
 
 
+def test_weight_transformers_read_no_bsr_padding_as_edges():
+    from skdpgraph.graphs import SimilarityToDistance, StructuralDistance
+
+    A = np.array([[0, 0.5, 0, 0], [0.5, 0, 0.2, 0], [0, 0.2, 0, 0.7], [0, 0, 0.7, 0]])
+    B = sp.bsr_array(A, blocksize=(2, 2))  # stores 16 values for 6 entries
+    for est in (SimilarityToDistance(), StructuralDistance()):
+        got = est.fit_transform(B)
+        assert got.nnz == 6
+        np.testing.assert_array_equal(got.toarray(),
+                                      est.fit_transform(sp.csr_array(A)).toarray())
+
+
 def test_homogeneous_graph_uses_y_whatever_the_input_format():
     import networkx as nx
     from sklearn.metrics import pairwise_distances
@@ -340,3 +352,37 @@ def test_homogeneous_graph_uses_y_whatever_the_input_format():
     for given in (D, sp.csr_array(D), G):
         got = HomogeneousGraph(0.05, 0.3, metric="precomputed").fit_transform(given, y)
         np.testing.assert_allclose(got.toarray(), ref)
+
+
+@pytest.mark.filterwarnings("ignore::skdpgraph.exceptions.DisconnectedGraphWarning")
+def test_graph_transformers_name_their_output_columns_after_the_nodes():
+    from sklearn.exceptions import NotFittedError
+    from sklearn.preprocessing import StandardScaler
+
+    from skdpgraph.graphs import SimilarityToDistance, StructuralDistance
+
+    rng = np.random.default_rng(0)
+    X, y = rng.random((12, 2)), np.arange(12) % 2
+    A = sp.csr_array(rng.random((12, 12)) > 0.5, dtype=float)
+    A = A.maximum(A.T)
+    A.setdiag(0)
+    A.eliminate_zeros()
+    cases = [(EpsilonGraph(radius=0.5), (X,)), (HomogeneousGraph(), (X, y)),
+             (SimilarityToDistance(), (A,)), (StructuralDistance(), (A,))]
+    for est, args in cases:
+        with pytest.raises(NotFittedError):
+            est.get_feature_names_out()
+        out = est.fit_transform(*args)
+        prefix = type(est).__name__.lower()
+        assert list(est.get_feature_names_out()) == [f"{prefix}{i}" for i in range(12)]
+        assert out.shape[1] == 12
+    # Fitted on 12 points, the graph of 5 new ones still has the 12 fitted columns.
+    est = EpsilonGraph(radius=0.5).fit(X)
+    assert est.transform(X[:5]).shape == (5, 12) and len(est.get_feature_names_out()) == 12
+    # set_output is available; pandas output of a sparse graph is scikit-learn's error.
+    pipe = make_pipeline(StandardScaler(), EpsilonGraph(radius=1.0)).set_output(
+        transform="pandas")
+    with pytest.raises(ValueError, match="sparse"):
+        pipe.fit_transform(X)
+    dense = SimilarityToDistance().set_output(transform="pandas").fit_transform(A.toarray() + 1)
+    assert list(dense.columns) == [f"similaritytodistance{i}" for i in range(12)]

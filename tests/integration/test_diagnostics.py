@@ -42,8 +42,10 @@ PUBLIC = {
     "FewerClustersWarning": {"cluster/_base.py": {"warn_if_fewer_clusters"}},
     # weight_bounds=None / max_similarity=None: the condition is public; what
     # the release then reveals is what the warning is about.
+    # ... and epsilon with |E| for the exponential tree's truncation.
     "PrivacyLeakWarning": {"privacy/_bounds.py": {"warn_bounds_from_data"},
-                           "utils/_weights.py": {"similarity_to_distance"}},
+                           "utils/_weights.py": {"similarity_to_distance"},
+                           "cluster/_private_mst.py": {"_truncation_delta"}},
 }
 
 

@@ -80,7 +80,11 @@ def test_estimator_end_to_end(mechanism, accounting):
     model = PrivateMSTClustering(epsilon=50.0, sensitivity=1e-3, weight_bounds=(0.0, 20.0),
                                  accounting=accounting, delta=delta,
                                  tree_mechanism=mechanism, random_state=0)
-    labels = model.fit_predict(X)
+    with warnings.catch_warnings():
+        if mechanism == "exponential":  # at epsilon 50 its truncation's delta is vacuous
+            warnings.filterwarnings("ignore", "At epsilon=50 the truncation",
+                                    PrivacyLeakWarning)
+        labels = model.fit_predict(X)
     assert adjusted_rand_score(y, labels) > 0.9
     assert model.tree_edges_.shape == (89, 2)
     assert model.epsilon_spent_ <= 50.0 + 1e-9
@@ -88,6 +92,25 @@ def test_estimator_end_to_end(mechanism, accounting):
     if mechanism == "exponential":  # its reductions' truncation, charged too
         delta = min(1.0, delta + (1 + math.exp(model.epsilon_spent_)) * ust_delta(4005))
     assert model.delta_spent_ == pytest.approx(delta, rel=1e-12, abs=0)
+
+
+def test_a_vacuous_truncation_delta_is_said_before_the_charge():
+    X, _ = make_blobs(n_samples=40, random_state=0)
+    kwargs = dict(sensitivity=1e-3, weight_bounds=(0.0, 20.0), tree_mechanism="exponential",
+                  random_state=0)
+    accountant = BudgetAccountant()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PrivacyLeakWarning)
+        PrivateMSTClustering(epsilon=2.0, accountant=accountant, **kwargs).fit(X)
+        assert accountant.total()[1] < 1e-15  # far below 1/|V|: no warning
+        accountant = BudgetAccountant()
+        with pytest.raises(PrivacyLeakWarning, match="no guarantee at all"):
+            PrivateMSTClustering(epsilon=45.0, accountant=accountant, **kwargs).fit(X)
+    assert accountant.total() == (0.0, 0.0)
+    # Between 1/|V| and 1: a weak guarantee, said without "no guarantee".
+    epsilon = math.log(1 / 40 / ust_delta(780)) + 1.0
+    with pytest.warns(PrivacyLeakWarning, match=r"not below 1/\|V\| = 1/40: a release"):
+        PrivateMSTClustering(epsilon=epsilon, **kwargs).fit(X)
 
 
 def test_a_registered_mechanism_that_returns_no_forest_is_refused():
