@@ -951,6 +951,13 @@ def cut_sequence(n, edges, weights, tie_rtol):
     cut in node units, labels). ``edges`` sorted lexicographically, ``u < v``."""
     edges = original = np.ascontiguousarray(edges, dtype=np.int64).reshape(-1, 2)
     weights = np.ascontiguousarray(weights, dtype=np.float64)
+    if weights.size and weights.min() < 0.0:  # negative (noisy) weights count as 0,
+        weights = np.maximum(weights, 0.0)  # also where a cut makes one a separation
+    # numba compiles every kernel again for read-only arrays (a memory-mapped tree)
+    if not edges.flags.writeable:
+        edges = original = edges.copy()
+    if not weights.flags.writeable:
+        weights = weights.copy()
     m = edges.shape[0]
     if n >= RENAME:
         # Beyond the caches, nodes numbered in breadth-first order (each component from its

@@ -379,7 +379,7 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         n = A.shape[0]
         k = _check_n_clusters(self.n_clusters, n)
         rng = check_random_state(self.random_state)
-        check_power_release(n, k, rho_step, rng)
+        check_power_release(n, k, rho_step, rng, int(self.n_iter))
         charge(self.accountant, epsilon, delta)
         log = StageLogger(self.verbose, type(self).__name__)
         with log.stage(f"noisy power method ({int(self.n_iter)} iterations)"):

@@ -42,6 +42,7 @@ from ..privacy import (
 from ..privacy._bounds import warn_bounds_from_data
 from ..tree import (
     TREE_MECHANISMS,
+    check_tree_release,
     choose_tree_mechanism,
     finish_tree_release,
     get_tree_mechanism,
@@ -215,6 +216,9 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
         extra = _truncation_delta(mechanism, tree_mechanism, plan.epsilon_spent, n_nodes,
                                   n_edges)
         plan = plan._replace(delta_spent=min(1.0, plan.delta_spent + extra))
+    check_tree_release(mechanism, plan, sensitivity=sensitivity, neighborhood=neighborhood,
+                       n_nodes=n_nodes, n_edges=n_edges,
+                       graph=None if distributed else graph)
     rng = check_random_state(random_state)
     if bounds is not None:
         _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,

@@ -31,7 +31,7 @@ from ..privacy import (
     noisy_power_budget,
     release_gaussian,
 )
-from ..utils import check_adjacency, check_int, check_random_state
+from ..utils import check_adjacency, check_dense_memory, check_int, check_random_state
 from ._spectral import _check_n_clusters, _kmeans
 from ..utils._docs import fill_doc
 
@@ -76,10 +76,16 @@ def _orth(Y):
     return Q * signs
 
 
-def check_power_release(n, k, rho_step, rng):
+def check_power_release(n, k, rho_step, rng, n_iter=1):
     """Raise before anything is charged if a step's release cannot be made: an empty
     release at the largest step sensitivity, ``sqrt(2)`` (rows of norm at most 1),
-    checks its grid and noise scale; it reads no value and draws nothing."""
+    checks its grid and noise scale; it reads no value and draws nothing. The
+    ``(n, k)`` iterates (about six at a time) and the per-iteration records must fit
+    in ``max_dense_memory``."""
+    check_dense_memory((n, k), 6, f"The noisy power method's ({n}, {k}) iterates",
+                       advice="Ask for fewer clusters")
+    check_dense_memory((n_iter, 1), 2, f"The records of n_iter={n_iter} iterations",
+                       advice="Use fewer iterations (each gets rho / n_iter)")
     release_gaussian(np.zeros(0), math.sqrt(2.0), rho_step, rng, n_values=n * k)
 
 
@@ -166,7 +172,7 @@ def noisy_power_method(adjacency, n_components, *, epsilon=1.0, delta=1e-6, rho=
     else:
         rho_step, rho_total = noisy_power_budget(n_iter, epsilon=epsilon, delta=delta)
     rng = check_random_state(random_state)
-    check_power_release(n, k, rho_step, rng)
+    check_power_release(n, k, rho_step, rng, n_iter)
     X, eig, sens, scales = _noisy_power(A, k, rho_step, n_iter, rng)
     labels = None
     if cluster:

@@ -36,9 +36,10 @@ from sklearn.neighbors import NearestNeighbors
 from sklearn.utils import column_or_1d
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..exceptions import DisconnectedGraphWarning
+from ..exceptions import DenseMemoryError, DisconnectedGraphWarning
 from ..utils import check_dense_memory, check_graph, directed_csr, from_networkx, n_components
-from ..utils._config import CHUNK_SIZE, warn_data_dependent
+from ..utils._config import CHUNK_SIZE, get_config, warn_data_dependent
+from ..utils._graph import _check_feature_scale
 from ..utils._networkx import _is_networkx_graph
 from ..utils._param_validation import Interval, StrOptions, fit_context
 from ..utils._validation import NodeFeaturesOutMixin
@@ -224,6 +225,12 @@ def _check_precomputed(X, what="X"):
     return rows, cols, np.asarray(vals, dtype=np.float64)
 
 
+#: Points per radius query of EpsilonGraph, and the memory an edge takes on its way
+#: to the graph (neighbour lists, rows, columns, distances, the CSR), for its limit.
+_QUERY_ROWS = 1 << 12
+_BYTES_PER_EDGE = 96
+
+
 class _GraphTransformer(NodeFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Shared validation for the graph transformers."""
 
@@ -253,6 +260,8 @@ class _GraphTransformer(NodeFeaturesOutMixin, TransformerMixin, BaseEstimator):
             check_graph(X, metric="precomputed")
         X = validate_data(self, X, reset=reset, accept_sparse=accept_sparse,
                           dtype=np.float64, ensure_min_samples=2 if reset else 1)
+        if self.metric != "precomputed":
+            _check_feature_scale(X, "X")  # as check_graph: distances that overflow are refused
         return X
 
 
@@ -450,8 +459,22 @@ class EpsilonGraph(_GraphTransformer):
             return directed_csr(rows[keep], cols[keep], d[keep], (n_q, n_f))
         if sp.issparse(X):
             X = _canonical_sparse_features(X)
-        ind = self.nn_.radius_neighbors(X, radius=self._query_radius(X),
-                                        return_distance=False)
+        radius, ind, found = self._query_radius(X), [], 0
+        for start in range(0, n_q, _QUERY_ROWS):  # in blocks: refused before it fills memory
+            block = self.nn_.radius_neighbors(X[start:start + _QUERY_ROWS], radius=radius,
+                                              return_distance=False)
+            ind.extend(block)
+            found += sum(len(a) for a in block)
+            limit = get_config()["max_dense_memory"]
+            if found * _BYTES_PER_EDGE > limit:
+                raise DenseMemoryError(
+                    f"The epsilon-graph at radius={r:g} has at least {found} edges (from "
+                    f"the first {start + len(block)} of {n_q} points), about "
+                    f"{found * _BYTES_PER_EDGE / 2**30:.2f} GiB as it is built, above the "
+                    f"limit of {limit / 2**30:.2f} GiB. Lower radius (the longest edge of "
+                    "the points' minimum spanning tree is the smallest radius that "
+                    "connects them); or raise the limit with "
+                    "skdpgraph.utils.set_config(max_dense_memory=...).")
         lens = np.fromiter((len(a) for a in ind), dtype=np.int64, count=n_q)
         rows = np.repeat(np.arange(n_q, dtype=np.int64), lens)
         cols = (np.concatenate(ind).astype(np.int64) if lens.sum()

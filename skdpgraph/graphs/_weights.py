@@ -22,12 +22,9 @@ from ..utils import check_adjacency, from_networkx, similarity_to_distance
 from ..utils._networkx import _is_networkx_graph
 from ..utils._docs import fill_doc
 from ..utils._graph import _stored_entries
+from ..utils._neighbours import common_neighbour_counts
 from ..utils._param_validation import Interval, StrOptions, fit_context
 from ..utils._validation import GraphInputTagsMixin, NodeFeaturesOutMixin
-
-#: Block size (entries of A @ A) of the structural-distance product.
-_BLOCK_NNZ = 1 << 22
-
 
 class _GraphWeightTransformer(GraphInputTagsMixin, NodeFeaturesOutMixin, TransformerMixin,
                               BaseEstimator):
@@ -185,28 +182,15 @@ def structural_distance_data(A, similarity="jaccard"):
     """``1 - sim(N[u], N[v])`` for every stored entry of a canonical binary ``A``.
 
     ``N[u]`` is the closed neighbourhood of ``u``. For adjacent ``u``,
-    ``v``: ``|N[u] & N[v]| = c + 2`` with ``c`` their common neighbours,
-    ``|N[u]| = deg(u) + 1``. ``c`` comes from the masked product
-    ``(A @ A) * A`` over row blocks (memory bounded by the block size; time
-    O(sum of degree**2) at worst). Returned aligned with ``A.data``.
+    ``v``: ``|N[u] & N[v]| = c + 2`` with ``c`` their common neighbours
+    (:func:`skdpgraph.utils._neighbours.common_neighbour_counts`, the count
+    behind SCAN's similarity: each triangle listed once, at most
+    ``O(|E| sqrt(|E|))``, or bit rows on dense graphs), ``|N[u]| = deg(u) + 1``.
+    Returned aligned with ``A.data``.
     """
     n = A.shape[0]
     deg = np.diff(A.indptr).astype(np.float64)
-    common = np.empty(A.nnz, dtype=np.float64)
-    work = np.asarray(A @ deg)
-    cum = np.cumsum(work)
-    start = 0
-    while start < n:
-        base = cum[start - 1] if start else 0.0
-        stop = int(np.searchsorted(cum, base + _BLOCK_NNZ, side="right"))
-        stop = min(max(stop, start + 1), n)
-        block = A[start:stop]
-        # block + (block @ A) masked by block: the structure of block, values
-        # 1 + (number of common neighbours).
-        counted = sp.csr_array(block + (block @ A).multiply(block))
-        counted.sort_indices()
-        common[A.indptr[start]:A.indptr[stop]] = counted.data - 1.0
-        start = stop
+    common = common_neighbour_counts(A).astype(np.float64)
     rows = np.repeat(np.arange(n), np.diff(A.indptr))
     cols = A.indices
     inter = common + 2.0
@@ -238,9 +222,10 @@ class StructuralDistance(_GraphWeightTransformer):
     zero included, is an edge of a sparse input; every nonzero off-diagonal
     entry of a dense one).
 
-    Computed with one masked sparse product ``(A @ A) * A`` in row blocks:
-    time O(sum over nodes of degree**2) at worst, memory ``O(|E|)`` plus a
-    bounded block.
+    The common neighbours of the ends of every edge are counted as SCAN
+    counts them: each triangle listed once (edges oriented by degree), time
+    ``O(|E| sqrt(|E|))`` at worst and memory ``O(|E|)``, or by the AND of
+    the ends' rows packed as bits on dense graphs.
 
     **Privacy.** The distances are a function of the topology alone. Under
     weight-DP the topology is public, so they are public too: the weight-DP

@@ -57,7 +57,10 @@ def dbcvi_score(tree, labels):
     edge inside ``C`` (0 if none; Def. 3.3) and ``SEP(C)`` the smallest
     weight of a cut tree edge incident to ``C`` (Def. 3.4). A cluster with no
     incident cut edge (a whole connected component, the case ``K = 1`` of
-    Def. 3.4) has ``SEP = 1``, as in the paper.
+    Def. 3.4) has ``SEP = 1``, as in the paper. A partition into singletons
+    scores 1, the maximum (every ``DISP`` is 0): what DBMSTClu returns on a
+    tree of equal weights, so the index cannot tell such a release from a
+    good clustering.
 
     Parameters
     ----------
@@ -75,7 +78,12 @@ def dbcvi_score(tree, labels):
     labels = np.asarray(labels)
     if labels.shape != (n,):
         raise ValueError(f"labels must have shape ({n},); got {labels.shape}.")
-    _, lab = np.unique(labels, return_inverse=True)
+    try:
+        _, lab = np.unique(labels, return_inverse=True)
+    except TypeError:  # e.g. None among strings
+        raise TypeError(
+            "labels must be of one comparable kind (all numbers or all strings); got "
+            f"{sorted({type(x).__name__ for x in labels.ravel().tolist()})}.") from None
     k = int(lab.max()) + 1
     inside = lab[u] == lab[v]
     if np.count_nonzero(inside) != n - k:

@@ -35,6 +35,7 @@ import multiprocessing
 import os
 import sys
 import threading
+from fractions import Fraction
 
 import numpy as np
 from scipy.optimize import minimize_scalar
@@ -81,6 +82,63 @@ if hasattr(os, "register_at_fork"):
 def _check_eps_delta(epsilon, delta, *, allow_inf=True):
     return (check_real(epsilon, "epsilon", low=0.0, allow_inf=allow_inf),
             check_real(delta, "delta", low=0.0, high=1.0))
+
+
+def _terms(epsilon, delta):
+    """The four numbers a spend adds to the totals: epsilon, delta, and advanced
+    composition's ``eps (e^eps - 1) / (e^eps + 1)`` and ``eps**2``."""
+    e = epsilon
+    return e, delta, (e * math.expm1(e) / (math.exp(e) + 1.0) if e < 700 else e), e * e
+
+
+class _Ledger:
+    """Exact running sums of the spends' terms, and the product of their ``1 - delta``.
+
+    Each float term is added exactly (a :class:`fractions.Fraction`; an infinite
+    one makes its sum infinite), so that a sum read as a float is the correctly
+    rounded sum of all the terms, the value :func:`math.fsum` gives, in O(1) per
+    spend whatever their number; the product is the running one, in the order
+    of the spends (as :func:`math.prod` of them).
+    """
+
+    __slots__ = ("sums", "keep", "count")
+
+    def __init__(self, spends=()):
+        self.sums, self.keep, self.count = [Fraction(0)] * 4, 1.0, 0
+        for epsilon, delta in spends:
+            self.add(epsilon, delta)
+
+    def add(self, epsilon, delta, times=1):
+        self.sums = [s + (times * Fraction(t) if math.isfinite(t) else t)
+                     for s, t in zip(self.sums, _terms(epsilon, delta))]
+        self.keep *= 1.0 - delta if times == 1 else (1.0 - delta) ** times
+        self.count += times
+        return self
+
+    def copy(self):
+        other = _Ledger()
+        other.sums, other.keep, other.count = list(self.sums), self.keep, self.count
+        return other
+
+    def total(self, slack):
+        """``(epsilon, delta)`` of the spends, under ``slack`` (see BudgetAccountant)."""
+        eps = _as_float(self.sums[0])
+        if not slack:
+            return eps, min(1.0, _as_float(self.sums[1]))
+        delta = min(1.0, 1.0 - (1.0 - slack) * self.keep)
+        if not self.count:
+            return 0.0, delta
+        advanced = (_as_float(self.sums[2])
+                    + math.sqrt(2.0 * math.log(1.0 / slack) * _as_float(self.sums[3])))
+        return min(eps, advanced), delta
+
+
+def _as_float(x):
+    """A sum as the nearest double (inf past the largest one)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf
 
 
 def _check_spends(spent_budget):
@@ -182,6 +240,7 @@ class BudgetAccountant:
         self.epsilon, self.delta = _check_eps_delta(epsilon, delta)
         self.slack = check_real(slack, "slack", low=0.0, high=self.delta)
         self._spent = []
+        self._ledger = _Ledger()
         self._lock = threading.Lock()
         self._detached = False
         self._pid = os.getpid()  # a copy inherited by a forked process cannot report back
@@ -198,6 +257,8 @@ class BudgetAccountant:
     def __setstate__(self, state):
         self.__dict__.update(state)
         self._lock = threading.Lock()
+        if "_ledger" not in state:  # pickled before the ledger existed
+            self._ledger = _Ledger(self._spent)
 
     def _refuse_if_detached(self):
         if self._detached:
@@ -334,19 +395,8 @@ class BudgetAccountant:
         slack : float, default=None
             The slack of the composition; this accountant's by default.
         """
-        spends = self._spent if spent_budget is None else spent_budget
-        slack = self.slack if slack is None else slack
-        eps = math.fsum(e for e, _ in spends)
-        if not slack:
-            return eps, min(1.0, math.fsum(d for _, d in spends))
-        keep = math.prod(1.0 - d for _, d in spends)
-        delta = min(1.0, 1.0 - (1.0 - slack) * keep)
-        if not spends:
-            return 0.0, delta
-        advanced = (math.fsum(e * math.expm1(e) / (math.exp(e) + 1.0) if e < 700 else e
-                              for e, _ in spends)
-                    + math.sqrt(2.0 * math.log(1.0 / slack) * math.fsum(e * e for e, _ in spends)))
-        return min(eps, advanced), delta
+        ledger = self._ledger if spent_budget is None else _Ledger(spent_budget)
+        return ledger.total(self.slack if slack is None else slack)
 
     def remaining(self, k=1):
         """Budget left for each of ``k`` further equal spends.
@@ -355,8 +405,9 @@ class BudgetAccountant:
         -------
         epsilon, delta : float
         """
-        if not isinstance(k, (int, np.integer)) or k < 1:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
             raise ValueError(f"k must be a positive integer; got {k!r}.")
+        k = int(k)
         eps, dlt = self.total()
         if not self.slack:
             return (max(0.0, self.epsilon - eps) / k, max(0.0, self.delta - dlt) / k)
@@ -364,12 +415,12 @@ class BudgetAccountant:
         # k copies fit, by bisection on a monotone function.
         delta_each = 0.0
         if self.delta < 1.0:
-            keep = math.prod(1.0 - d for _, d in self._spent) * (1.0 - self.slack)
+            keep = self._ledger.keep * (1.0 - self.slack)
             ratio = max(0.0, (1.0 - self.delta) / keep) if keep > 0 else 1.0
             delta_each = max(0.0, 1.0 - ratio ** (1.0 / k)) if ratio < 1.0 else 0.0
 
         def fits(e):
-            total = self.total(self._spent + [(e, delta_each)] * k)[0]
+            total = self._ledger.copy().add(e, delta_each, times=k).total(self.slack)[0]
             return total <= self.epsilon * (1 + _BUDGET_RTOL)
 
         if math.isinf(self.epsilon):
@@ -396,7 +447,7 @@ class BudgetAccountant:
         """
         epsilon, delta = _check_eps_delta(epsilon, delta)
         self._refuse_if_detached()
-        eps, dlt = self.total(self._spent + [(epsilon, delta)])
+        eps, dlt = self._ledger.copy().add(epsilon, delta).total(self.slack)
         over_eps = eps > self.epsilon * (1 + _BUDGET_RTOL)
         over_dlt = dlt > self.delta * (1 + _BUDGET_RTOL)
         if over_eps or over_dlt:
@@ -424,6 +475,7 @@ class BudgetAccountant:
         with self._lock:  # check and record as one step
             self.check(epsilon, delta)
             self._spent.append(_check_eps_delta(epsilon, delta))
+            self._ledger.add(*self._spent[-1])
         return self
 
 

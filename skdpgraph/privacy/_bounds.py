@@ -139,5 +139,6 @@ def normalize_weights(weights, weight_bounds):
     ndarray of float64
     """
     lo, hi = check_weight_bounds(weight_bounds)
-    out = (np.asarray(weights, dtype=np.float64) - lo) / (hi - lo)
+    with np.errstate(over="ignore"):  # a subnormal width: +-inf, clipped below
+        out = (np.asarray(weights, dtype=np.float64) - lo) / (hi - lo)
     return np.clip(out, np.finfo(np.float64).tiny, 1.0)

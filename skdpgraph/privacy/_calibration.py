@@ -629,10 +629,13 @@ def signal_epsilon(mechanism, *, weight_range, sensitivity, neighborhood, n_tree
                   n_tree_edges=n_tree_edges, n_edges=n_edges, tree_share=tree_share)
     allowed = signal_allowance(mechanism, weight_range, n_edges, n_tree_edges)
     if accounting == "pure" or mechanism == "laplace":
-        return tree_release_noise(mechanism, epsilon=1.0, **kwargs) / allowed
+        noise = tree_release_noise(mechanism, epsilon=1.0, **kwargs)
+        return noise / allowed if allowed > 0 else math.inf  # a subnormal range: none
     if accounting != "zcdp":
         raise ValueError(f"accounting must be 'pure' or 'zcdp'; got {accounting!r}.")
     delta = check_delta(delta)
+    if not allowed > 0:
+        return math.inf
     ratio = tree_release_noise(mechanism, rho=1.0, **kwargs) / allowed
     rho = ratio * ratio  # inf past the float maximum (where ** would raise)
     return zcdp_to_approx_dp(rho, delta) if math.isfinite(rho) else math.inf

@@ -25,6 +25,7 @@ from ._registry import (
                         choose_tree_mechanism,
                         get_tree_mechanism,
                         register_tree_mechanism,
+                        check_tree_release,
                         finish_tree_release,
                         release_private_tree,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "choose_tree_mechanism",
     "register_tree_mechanism",
     "release_private_tree",
+    "check_tree_release",
     "finish_tree_release",
     "sample_weighted_ust",
     "ust_delta",

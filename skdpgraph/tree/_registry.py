@@ -12,8 +12,10 @@ its :class:`TreeMechanism` record, never read from its signature or name.
 
 from typing import Callable, NamedTuple, Optional
 
+import numpy as np
+
 from ..privacy import check_neighborhood, normalize_weights, tree_release_noise
-from ..utils import check_int, edges_to_csr
+from ..utils import check_int, edges_to_csr, n_components
 from ._base import SpanningTree, check_tree
 from ._exponential import exponential_tree
 from ._input_perturbation import input_perturbation_edge_noise, input_perturbation_tree
@@ -21,7 +23,7 @@ from ._laplace_mst import laplace_edge_noise, laplace_mst
 from ._noisy_max_prim import noisy_max_prim_tree
 from ._pamst import pamst
 from ._ust._sampler import ust_delta
-from ._weight_release import release_tree_weights
+from ._weight_release import check_weight_release, release_tree_weights
 
 
 class TreeMechanism(NamedTuple):
@@ -211,6 +213,52 @@ def choose_tree_mechanism(*, neighborhood="l1", accounting="pure", delta=None, e
     laplace = tree_release_noise("laplace", **common)
     steps = tree_release_noise("input_perturbation", **common)
     return "laplace" if laplace <= steps * (1 + 1e-12) else "input_perturbation"
+
+
+def check_tree_release(mechanism, plan, *, sensitivity, neighborhood, n_nodes, n_edges,
+                       graph=None):
+    """Raise if a release of this plan cannot be made, before anything is charged.
+
+    Dry runs, on public numbers only, of the grid releases the fit will make:
+    the mechanism's noise on every edge (for one with ``edge_noise``) and
+    Weight-Release of the tree's ``k = |V| - components`` weights. Whether a
+    release fits (grid in range, noise scale representable) is monotone in
+    ``k``, so ``k = 1`` and ``k = |V| - 1`` passing settles it without the
+    components; otherwise they are counted on ``graph`` and ``k`` itself is
+    checked (without ``graph``, a distributed table, the release checks it).
+
+    Parameters
+    ----------
+    mechanism : TreeMechanism
+    plan : skdpgraph.privacy.BudgetPlan
+    sensitivity : float
+    neighborhood : {"l1", "linf"}
+    n_nodes, n_edges : int
+        ``|V|`` and ``|E|`` (public).
+    graph : ndarray or scipy.sparse.csr_array, default=None
+        The canonical graph, for its number of components.
+    """
+    budget = {"rho": plan.tree_rho} if plan.tree_rho is not None else {
+        "epsilon": plan.tree_epsilon}
+    if mechanism.edge_noise is not None and n_edges:
+        mechanism.edge_noise(np.zeros(0), n_edges=n_edges, n_tree_edges=max(n_nodes - 1, 1),
+                             sensitivity=sensitivity, neighborhood=neighborhood,
+                             random_state=np.random.default_rng(0), **budget)
+    if mechanism.releases_weights or n_nodes < 2 or not n_edges:
+        return
+    budget = {"rho": plan.weight_rho} if plan.weight_rho is not None else {
+        "epsilon": plan.weight_epsilon}
+    try:
+        for k in {1, n_nodes - 1}:
+            check_weight_release(k, sensitivity=sensitivity, neighborhood=neighborhood,
+                                 **budget)
+    except ValueError:
+        if graph is None:  # k unknown here (a distributed table): the release checks it
+            return
+        k = n_nodes - n_components(graph)
+        if k:
+            check_weight_release(k, sensitivity=sensitivity, neighborhood=neighborhood,
+                                 **budget)
 
 
 def release_private_tree(graph, mechanism, plan, *, sensitivity, neighborhood,

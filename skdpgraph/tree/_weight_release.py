@@ -112,6 +112,26 @@ def release_tree_weights(tree, epsilon=None, *, sensitivity, neighborhood="l1",
     return SpanningTree(edges_to_csr(e[:, 0], e[:, 1], released, n), e.copy(), released)
 
 
+def check_weight_release(n_weights, *, sensitivity, neighborhood="l1", epsilon=None,
+                         rho=None):
+    """Raise if Weight-Release of ``n_weights`` values cannot be made at this budget.
+
+    An empty release on the grid and noise scale of ``n_weights`` values (public
+    numbers: it reads no weight and draws nothing) checks that the grid lies in
+    the supported range and the noise scale fits, so that a caller can refuse
+    before it charges anything. ``epsilon``: the Laplace release; ``rho``: the
+    Gaussian one.
+    """
+    rng = np.random.default_rng(0)  # an empty release draws nothing
+    if rho is not None:
+        release_gaussian(np.zeros(0), release_sensitivity(n_weights, sensitivity, neighborhood,
+                                                          norm="l2"),
+                         rho, rng, n_values=n_weights)
+    else:
+        release_laplace(np.zeros(0), release_sensitivity(n_weights, sensitivity, neighborhood),
+                        epsilon, rng, n_values=n_weights)
+
+
 def clip_graph_weights(graph, bounds):
     """The canonical graph with its weights clipped into public bounds (a copy if needed).
 

@@ -93,7 +93,9 @@ def set_config(max_dense_memory=None, data_dependent_warnings=None):
         is also the default here. ``None`` leaves it as is.
     """
     if max_dense_memory is not None:
-        if isinstance(max_dense_memory, bool) or not float(max_dense_memory) > 0:
+        if (isinstance(max_dense_memory, bool)
+                or not isinstance(max_dense_memory, (int, float, np.integer, np.floating))
+                or not float(max_dense_memory) > 0):
             raise ValueError(f"max_dense_memory must be a positive number of bytes; got "
                              f"{max_dense_memory!r}.")
         _config()["max_dense_memory"] = float(max_dense_memory)

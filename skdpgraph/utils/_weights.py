@@ -93,7 +93,10 @@ def similarity_to_distance(similarities, conversion="inverse", *, max_similarity
         raise ValueError(
             f"conversion must be one of {SIMILARITY_CONVERSIONS}; got {conversion!r}."
         )
-    s = np.array(similarities, dtype=np.float64, copy=True)
+    given = np.asarray(similarities)
+    if given.dtype.kind in "cUSVMm":  # complex would lose its imaginary part
+        raise TypeError(f"similarities must be real numbers; got dtype {given.dtype}.")
+    s = np.array(given, dtype=np.float64, copy=True)
     if s.size and not np.all(np.isfinite(s)):
         raise ValueError("similarities must be finite.")
     if s.size and s.min() < 0:

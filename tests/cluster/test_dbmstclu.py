@@ -471,6 +471,17 @@ def test_dbmstclu_counts_negative_weights_as_zero():
         assert a.dbcvi == b.dbcvi
 
 
+def test_a_cut_negative_weight_separates_as_zero():
+    # The edge of weight -1 is cut first; as the separation of its sides it counts as 0.
+    u, v, w = [0, 0, 1, 2, 4, 4], [3, 4, 5, 5, 5, 6], [0.0, 0.0, 1.0, 1.0, -1.0, 0.0]
+    got = dbmstclu(make_spanning_tree(u, v, w, 7))
+    clamped = dbmstclu(make_spanning_tree(u, v, np.maximum(w, 0.0), 7))
+    labels, order, _ = reference_dbmstclu(7, list(zip(u, v)), [max(x, 0.0) for x in w])
+    assert got.labels.tolist() == clamped.labels.tolist() == labels == [0, 1, 2, 0, 0, 3, 0]
+    np.testing.assert_array_equal(got.dbcvi_path, clamped.dbcvi_path)
+    assert len(got.cut_edges) == len(order) == 3
+
+
 def test_dbmstclu_of_a_tree_without_nodes_is_refused():
     with pytest.raises(ValueError, match="no node"):
         dbmstclu(make_spanning_tree([], [], [], 0))

@@ -623,3 +623,18 @@ def test_budgets_whose_release_cannot_be_made_are_refused_before_charging():
         with pytest.raises(ValueError, match="epsilon|noise scale"):
             est.set_params(accountant=acc).fit(G)
         assert acc.total() == (0.0, 0.0)
+
+
+def test_noisy_power_sizes_past_the_memory_limit_are_refused_before_the_charge():
+    from skdpgraph.exceptions import DenseMemoryError
+    from skdpgraph.privacy import BudgetAccountant
+
+    G = nx.planted_partition_graph(2, 50, 0.3, 0.02, seed=0)
+    n = 40_000
+    sparse = sp.csr_array((np.ones(2), ([0, 1], [1, 0])), shape=(n, n))
+    for est, graph in ((NoisyPowerClustering(2, n_iter=10**18), G),
+                       (NoisyPowerClustering(n - 1), sparse)):
+        accountant = BudgetAccountant()
+        with pytest.raises(DenseMemoryError):
+            est.set_params(accountant=accountant).fit(graph)
+        assert accountant.total() == (0.0, 0.0)

@@ -489,3 +489,51 @@ def test_a_refused_fit_leaves_the_estimator_as_it_was():
     with pytest.raises(BudgetError):
         model.fit(np.random.default_rng(1).random((60, 3)))
     assert model.n_features_in_ == 2 and model.labels_.shape == (30,)
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "pamst", "exponential",
+                                       "input_perturbation", "noisy_max_prim"])
+@pytest.mark.parametrize("params, match", [
+    ({"epsilon": 1e-300}, "noise scale"),
+    ({"sensitivity": 1e300}, "needs a grid"),
+    ({"sensitivity": 1e-300}, "needs a grid"),
+])
+def test_a_release_that_cannot_be_made_is_refused_before_the_charge(mechanism, params, match):
+    X = np.random.default_rng(0).random((20, 2))
+    accountant = BudgetAccountant()
+    kwargs = {"sensitivity": 0.1, "weight_bounds": (0.0, 1.0), **params}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NoiseDominatesWarning)
+        with pytest.raises(ValueError, match=match):
+            PrivateMSTClustering(tree_mechanism=mechanism, accountant=accountant,
+                                 random_state=0, **kwargs).fit(X)
+    assert accountant.total() == (0.0, 0.0)
+
+
+def test_the_release_check_counts_components_where_the_extremes_disagree():
+    # 20 two-node components: Weight-Release of k = 20 weights, whose grid is in range
+    # for a sensitivity at which k = |V| - 1 = 39 would need a grid below 2**-1000.
+    rows = np.arange(0, 40, 2)
+    A = edges_to_csr(rows, rows + 1, np.full(20, 0.5), 40)
+    sensitivity = 30 * 1024 * 2.0**-1000
+    accountant = BudgetAccountant()
+    model = PrivateMSTClustering(epsilon=1.0, sensitivity=sensitivity, weight_bounds=(0, 1),
+                                 metric="precomputed", tree_mechanism="pamst",
+                                 accountant=accountant, random_state=0).fit(A)
+    assert model.n_clusters_ == 40 and accountant.total() == (1.0, 0.0)  # each pair cut
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "pamst", "exponential",
+                                       "input_perturbation", "noisy_max_prim"])
+def test_subnormal_weight_bounds_release_without_arithmetic_errors(mechanism):
+    from skdpgraph.privacy import signal_epsilon
+
+    assert signal_epsilon(mechanism, weight_range=5e-324, sensitivity=0.1,
+                          neighborhood="l1", n_tree_edges=9, n_edges=45) == math.inf
+    D = np.abs(np.subtract.outer(np.arange(10.0), np.arange(10.0)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # noise dominates; clipped weights
+        warnings.simplefilter("error", RuntimeWarning)
+        model = PrivateMSTClustering(weight_bounds=(0, 5e-324), metric="precomputed",
+                                     tree_mechanism=mechanism, random_state=0).fit(D)
+    assert 1 <= model.n_clusters_ <= 10

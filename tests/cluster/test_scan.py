@@ -13,6 +13,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skdpgraph.cluster import SCAN, scan, structural_similarity
 from skdpgraph.cluster import _scan as scan_module
+from skdpgraph.utils import _neighbours as neighbours_module
 from skdpgraph.edge_dp import EdgeFlipPerturbation
 
 # ---------------------------------------------------------------------------
@@ -149,8 +150,8 @@ def test_structural_similarity_matches_reference():
 
 def _force_method(monkeypatch, method):
     """White-box: every common-neighbour count by the given search."""
-    counts = partial(scan_module._common_neighbour_counts, method=method)
-    monkeypatch.setattr(scan_module, "_common_neighbour_counts", counts)
+    counts = partial(neighbours_module.common_neighbour_counts, method=method)
+    monkeypatch.setattr(scan_module, "common_neighbour_counts", counts)
 
 
 def _flipped_graph(n, epsilon, seed):
@@ -200,7 +201,7 @@ def test_bitset_counts_against_the_dense_product(n):
     # Row lengths around the 64-bit word boundaries.
     rng = np.random.default_rng(n)
     A = np.where(np.eye(n) > 0, 0.0, 1.0) if n == 65 else _random_graph(rng, n, 0.45)
-    counts = scan_module._common_neighbour_counts(sp.csr_array(A), method="bitset")
+    counts = neighbours_module.common_neighbour_counts(sp.csr_array(A), method="bitset")
     C = sp.csr_array(A)
     expected = (A @ A)[C.nonzero()]
     np.testing.assert_array_equal(counts, expected)
@@ -209,12 +210,12 @@ def test_bitset_counts_against_the_dense_product(n):
 def test_dense_graphs_take_the_bitset_and_sparse_ones_the_triangles(monkeypatch):
     chosen = []
     for name in ("_bitset_counts", "_triangle_counts"):
-        original = getattr(scan_module, name)
+        original = getattr(neighbours_module, name)
 
         def spy(*args, _name=name, _original=original):
             chosen.append(_name)
             return _original(*args)
-        monkeypatch.setattr(scan_module, name, spy)
+        monkeypatch.setattr(neighbours_module, name, spy)
     rng = np.random.default_rng(0)
     structural_similarity(_flipped_graph(600, 2.0, 0))
     structural_similarity(sp.csr_array(_random_graph(rng, 600, 5.0 / 600)))

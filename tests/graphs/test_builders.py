@@ -386,3 +386,50 @@ def test_graph_transformers_name_their_output_columns_after_the_nodes():
         pipe.fit_transform(X)
     dense = SimilarityToDistance().set_output(transform="pandas").fit_transform(A.toarray() + 1)
     assert list(dense.columns) == [f"similaritytodistance{i}" for i in range(12)]
+
+
+@pytest.mark.parametrize("similarity", ["jaccard", "cosine"])
+def test_structural_distance_against_the_dense_product(similarity):
+    import networkx as nx
+
+    from skdpgraph.graphs import StructuralDistance
+
+    for graph in (nx.star_graph(200), nx.complete_graph(30),
+                  nx.powerlaw_cluster_graph(300, 4, 0.7, seed=2)):
+        n = graph.number_of_nodes()
+        A = nx.to_numpy_array(graph, nodelist=range(n))
+        inter = (A @ A + 2) * A  # |N[u] & N[v]| of adjacent u, v
+        closed = A.sum(axis=1) + 1.0
+        if similarity == "jaccard":
+            sim = inter / (closed[:, None] + closed[None, :] - inter)
+        else:
+            sim = inter / np.sqrt(np.outer(closed, closed))
+        expected = np.where(A > 0, np.clip(1.0 - sim, 0.0, 1.0), 0.0)
+        got = StructuralDistance(similarity=similarity).fit_transform(sp.csr_array(A))
+        assert got.nnz == np.count_nonzero(A)
+        np.testing.assert_array_equal(got.toarray(), expected)
+
+
+def test_an_epsilon_graph_past_the_memory_limit_is_refused_while_it_is_built():
+    from skdpgraph.exceptions import DenseMemoryError
+    from skdpgraph.utils import config_context
+
+    X = np.random.default_rng(0).random((5000, 2))
+    with config_context(max_dense_memory=2**20):  # 1 MiB: about 10,000 edges
+        with pytest.raises(DenseMemoryError, match="Lower radius"):
+            EpsilonGraph(radius=10.0).fit(X)  # the complete graph
+        EpsilonGraph(radius=0.005).fit(X)  # about 1,000 edges
+
+
+def test_features_whose_distances_overflow_are_refused_as_check_graph_refuses_them():
+    X = np.array([[0.0, 0.0], [1e200, 0.0], [1.0, 0.0]])
+    with pytest.raises(ValueError, match="overflow"):
+        check_graph(X, metric="euclidean")
+    for est in (EpsilonGraph(radius=1e300), HomogeneousGraph()):
+        with pytest.raises(ValueError, match="overflow"):
+            est.fit(X)
+    fitted = EpsilonGraph(radius=1.0).fit(X[[0, 2]])
+    with pytest.raises(ValueError, match="overflow"):
+        fitted.transform(X)
+    with pytest.raises(ValueError, match="underflow"):
+        EpsilonGraph(radius=1e-300).fit(X[[0, 2]] * 1e-200)

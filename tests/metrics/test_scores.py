@@ -188,3 +188,11 @@ def test_validity_index_stays_in_its_range():
                       ([-np.inf], [1.0])):
         with pytest.raises(ValueError, match="finite"):
             validity_index(sep, disp)
+
+
+def test_dbcvi_labels_of_mixed_kinds_are_named():
+    tree = make_spanning_tree([0, 1], [1, 2], [1.0, 2.0], 3)
+    assert dbcvi_score(tree, np.array(["a", "a", "b"], dtype=object)) == dbcvi_score(
+        tree, [0, 0, 1])
+    with pytest.raises(TypeError, match="one comparable kind"):
+        dbcvi_score(tree, np.array(["a", None, "b"], dtype=object))

@@ -198,3 +198,54 @@ def test_an_accountant_without_check_and_spend_is_a_type_error():
     for bad in ("x", 1.0, object()):
         with pytest.raises(TypeError, match="accountant"):
             charge(bad, 1.0, 0.0)
+
+
+def _fsum_total(spends, slack):
+    """The composition of BudgetAccountant's docstring, re-added from every spend."""
+    eps = math.fsum(e for e, _ in spends)
+    if not slack:
+        return eps, min(1.0, math.fsum(d for _, d in spends))
+    delta = min(1.0, 1.0 - (1.0 - slack) * math.prod(1.0 - d for _, d in spends))
+    if not spends:
+        return 0.0, delta
+    advanced = (math.fsum(e * math.expm1(e) / (math.exp(e) + 1.0) if e < 700 else e
+                          for e, _ in spends)
+                + math.sqrt(2.0 * math.log(1.0 / slack) * math.fsum(e * e for e, _ in spends)))
+    return min(eps, advanced), delta
+
+
+def test_running_totals_equal_the_sums_of_every_spend():
+    rng = np.random.default_rng(0)
+    kinds = [lambda: rng.random(), lambda: rng.random() * 1e-12, lambda: rng.random() * 50,
+             lambda: 1e-300, lambda: 0.0, lambda: 800.0]
+    for _ in range(200):
+        spends = [(float(kinds[rng.integers(6)]()),
+                   float(rng.random() * 1e-6 if rng.random() < 0.5 else 0.0))
+                  for _ in range(rng.integers(0, 30))]
+        slack = float(rng.choice([0.0, 1e-7, 1e-3]))
+        accountant = BudgetAccountant(slack=slack)
+        for spend in spends:
+            accountant.spend(*spend)
+            # each check adds the new spend to the running sums, exactly
+        assert accountant.total() == _fsum_total(spends, slack)
+        assert BudgetAccountant(slack=slack, spent_budget=spends).total() == accountant.total()
+        assert accountant.total(spends[:3]) == _fsum_total(spends[:3], slack)
+
+
+def test_sums_past_the_largest_double_are_infinite_and_k_may_be_huge():
+    accountant = BudgetAccountant().spend(1e308, 0).spend(1e308, 0)
+    assert accountant.total() == (math.inf, 0.0)
+    budget = BudgetAccountant(epsilon=1.0, delta=1e-3, slack=1e-4)
+    epsilon, delta = budget.remaining(10**18)  # no list of 10**18 spends is built
+    assert 0 < epsilon < 1e-8 and 0 <= delta < 1e-18
+    with pytest.raises(ValueError, match="positive integer"):
+        budget.remaining(True)
+
+
+def test_an_accountant_pickled_without_running_sums_loads():
+    accountant = BudgetAccountant(epsilon=5.0).spend(1.0, 0).spend(0.5, 0)
+    state = accountant.__getstate__()
+    del state["_ledger"]  # as pickled by an earlier version
+    restored = BudgetAccountant.__new__(BudgetAccountant)
+    restored.__setstate__(state)
+    assert restored.total() == (1.5, 0.0) and restored.spent_budget == [(1.0, 0), (0.5, 0)]

@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.datasets import make_blobs
 from sklearn.metrics import adjusted_rand_score
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -134,3 +135,22 @@ def test_a_registered_mechanism_that_returns_no_forest_is_refused():
                                  random_state=0).fit(D)
     finally:
         del TREE_MECHANISMS["cycle_for_test"]
+
+
+def test_check_tree_release_reads_public_numbers_only():
+    from skdpgraph.privacy import plan_tree_release
+    from skdpgraph.tree import check_tree_release, get_tree_mechanism
+
+    plan = plan_tree_release(1.0)
+    pamst = get_tree_mechanism("pamst")
+    common = dict(neighborhood="l1", n_nodes=40, n_edges=20)
+    check_tree_release(pamst, plan, sensitivity=0.1, **common)  # fits: no error
+    path = sp.diags([np.ones(39), np.ones(39)], [-1, 1], format="csr")
+    with pytest.raises(ValueError, match="needs a grid"):
+        check_tree_release(pamst, plan, sensitivity=1e300, **common, graph=path)
+    # Only k = |V| - 1 is out of range: without the graph, the release decides.
+    tiny = 30 * 1024 * 2.0**-1000
+    check_tree_release(pamst, plan, sensitivity=tiny, **common)
+    with pytest.raises(ValueError, match="needs a grid"):  # a connected graph: k = 39
+        check_tree_release(pamst, plan, sensitivity=tiny, **common,
+                           graph=np.ones((40, 40)) - np.eye(40))

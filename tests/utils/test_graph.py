@@ -282,6 +282,16 @@ def test_similarities_whose_inverse_overflows_are_refused():
         check_graph(S.toarray() + np.eye(2), weight_kind="similarity")
 
 
+def test_similarities_and_the_memory_limit_must_be_real_numbers():
+    from skdpgraph.utils import set_config, similarity_to_distance
+
+    for bad in ("ab", np.ones(2) * 1j):
+        with pytest.raises(TypeError, match="real numbers"):
+            similarity_to_distance(bad)
+    with pytest.raises(ValueError, match="max_dense_memory"):
+        set_config(max_dense_memory="abc")
+
+
 def test_bsr_blocks_store_zeros_that_are_not_edges():
     import networkx as nx
 

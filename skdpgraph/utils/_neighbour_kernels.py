@@ -1,6 +1,6 @@
-"""Compiled loops (numba) of SCAN's common-neighbour counts (:mod:`._scan`).
+"""Compiled loops (numba) of the common-neighbour counts (:mod:`._neighbours`).
 
-Imported by :mod:`._scan` inside the function that needs them, so that
+Imported by :mod:`._neighbours` inside the functions that need them, so that
 ``import skdpgraph`` does not import numba. Every function takes the
 ``indptr, indices`` of a binary symmetric CSR with sorted indices and no
 diagonal.
