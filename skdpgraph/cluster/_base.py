@@ -58,11 +58,18 @@ class AdjacencyInputMixin(GraphInputTagsMixin):
 
 
 
+#: The metrics sklearn.metrics.pairwise_distances takes (check_graph calls it): the
+#: neighbours' public list, and pairwise's own where this scikit-learn has it.
+try:
+    from sklearn.metrics.pairwise import _VALID_METRICS
+except ImportError:  # pragma: no cover - a scikit-learn without the private name
+    _VALID_METRICS = ()
+_PAIRWISE_METRICS = set(VALID_METRICS["brute"]) | set(_VALID_METRICS) | {"precomputed"}
+
 #: Constraints of the parameters that say how ``X`` becomes a graph of distances
 #: (:func:`skdpgraph.utils.check_graph`), for the clusterers that take features.
 GRAPH_INPUT_CONSTRAINTS = {
-    # The metrics of sklearn.metrics.pairwise_distances (which check_graph calls).
-    "metric": [StrOptions(set(VALID_METRICS["brute"]) | {"precomputed"}), callable],
+    "metric": [StrOptions(_PAIRWISE_METRICS), callable],
     "metric_params": [dict, None],
     "weight_kind": [StrOptions({"distance", "similarity"}), None],
 }

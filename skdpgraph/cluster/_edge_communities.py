@@ -240,7 +240,7 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         **_SPECTRAL_CONSTRAINTS,
         "epsilon": [Interval(Real, 0, None, closed="neither")],
         "sample_rate": [Interval(Real, 0, 1, closed="right")],
-        "max_added_edges": [Interval(Real, 0, None, closed="left"), None],
+        "max_added_edges": [Interval(Real, 0, None, closed="both"), None],
         "accountant": [HasMethods(["check", "spend"]), None],
         "verbose": ["verbose"],
     }

@@ -125,7 +125,10 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
     is canonical (as the estimator passes it).
 
     The budget is checked against ``accountant`` and spent on it before any
-    private value is read, so a release that fails later has still spent it.
+    private value is read, so a release that fails later has still spent it;
+    a release that cannot be made at these public parameters (a grid or a
+    noise scale out of range, :func:`skdpgraph.tree.check_tree_release`) is
+    refused before, with nothing spent.
 
     Parameters
     ----------

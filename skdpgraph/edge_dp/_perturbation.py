@@ -56,7 +56,7 @@ def _privacy_parameter_constraints():
         "random_state": ["random_state", np.random.Generator],
         "accountant": [HasMethods(["check", "spend"]), None],
         "sample_rate": [Interval(Real, 0, 1, closed="right")],
-        "max_added_edges": [Interval(Real, 0, None, closed="left"), None],
+        "max_added_edges": [Interval(Real, 0, None, closed="both"), None],
     }
 
 

@@ -460,12 +460,15 @@ class EpsilonGraph(_GraphTransformer):
         if sp.issparse(X):
             X = _canonical_sparse_features(X)
         radius, ind, found = self._query_radius(X), [], 0
-        for start in range(0, n_q, _QUERY_ROWS):  # in blocks: refused before it fills memory
-            block = self.nn_.radius_neighbors(X[start:start + _QUERY_ROWS], radius=radius,
+        limit = get_config()["max_dense_memory"]
+        # In blocks small enough that even a complete block stays within the limit:
+        # refused before it fills memory.
+        rows = max(1, min(_QUERY_ROWS, int(limit // (_BYTES_PER_EDGE * max(n_f, 1)))))
+        for start in range(0, n_q, rows):
+            block = self.nn_.radius_neighbors(X[start:start + rows], radius=radius,
                                               return_distance=False)
             ind.extend(block)
             found += sum(len(a) for a in block)
-            limit = get_config()["max_dense_memory"]
             if found * _BYTES_PER_EDGE > limit:
                 raise DenseMemoryError(
                     f"The epsilon-graph at radius={r:g} has at least {found} edges (from "
@@ -498,10 +501,23 @@ class EpsilonGraph(_GraphTransformer):
         -------
         self : EpsilonGraph
         """
-        X = self._fit(X)
-        self.n_components_ = _n_components(self._graph(X))
-        self._warn_disconnected()
+        self._fit_graph(X)
         return self
+
+    def _fit_graph(self, X):
+        """Fit and build the graph of the fitted points; a refusal (input, memory)
+        leaves the estimator as it was."""
+        before = dict(self.__dict__)
+        try:
+            X = self._fit(X)
+            G = self._graph(X)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(before)
+            raise
+        self.n_components_ = _n_components(G)
+        self._warn_disconnected()
+        return G
 
     def _warn_disconnected(self):
         if self.n_components_ is not None and self.n_components_ > 1:
@@ -550,11 +566,7 @@ class EpsilonGraph(_GraphTransformer):
             Symmetric; zero distances stored explicitly (the diagonal
             included, see Notes).
         """
-        X = self._fit(X)
-        G = self._graph(X)
-        self.n_components_ = _n_components(G)
-        self._warn_disconnected()
-        return G
+        return self._fit_graph(X)
 
 
 class HomogeneousGraph(_GraphTransformer):

@@ -101,15 +101,15 @@ class _Ledger:
     of the spends (as :func:`math.prod` of them).
     """
 
-    __slots__ = ("sums", "keep", "count")
-
     def __init__(self, spends=()):
         self.sums, self.keep, self.count = [Fraction(0)] * 4, 1.0, 0
         for epsilon, delta in spends:
             self.add(epsilon, delta)
 
     def add(self, epsilon, delta, times=1):
-        self.sums = [s + (times * Fraction(t) if math.isfinite(t) else t)
+        # A float sum is infinite already (and stays so); an infinite term makes it so.
+        self.sums = [s if isinstance(s, float) else t if not math.isfinite(t)
+                     else s + times * Fraction(t)
                      for s, t in zip(self.sums, _terms(epsilon, delta))]
         self.keep *= 1.0 - delta if times == 1 else (1.0 - delta) ** times
         self.count += times
@@ -395,37 +395,57 @@ class BudgetAccountant:
         slack : float, default=None
             The slack of the composition; this accountant's by default.
         """
-        ledger = self._ledger if spent_budget is None else _Ledger(spent_budget)
+        ledger = self._snapshot() if spent_budget is None else _Ledger(spent_budget)
         return ledger.total(self.slack if slack is None else slack)
+
+    def _snapshot(self):
+        """The running sums as they are between two spends."""
+        with self._lock:
+            return self._ledger.copy()
 
     def remaining(self, k=1):
         """Budget left for each of ``k`` further equal spends.
+
+        A guide: each spend is checked when it is made.
 
         Returns
         -------
         epsilon, delta : float
         """
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-            raise ValueError(f"k must be a positive integer; got {k!r}.")
-        k = int(k)
-        eps, dlt = self.total()
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= 2**63:
+            raise ValueError(f"k must be a positive integer, at most 2**63; got {k!r}.")
+        return self._remaining(self._snapshot(), int(k))
+
+    def _remaining(self, ledger, k):
+        eps, dlt = ledger.total(self.slack)
         if not self.slack:
             return (max(0.0, self.epsilon - eps) / k, max(0.0, self.delta - dlt) / k)
         # With slack the total is not additive: the largest equal spend whose
         # k copies fit, by bisection on a monotone function.
         delta_each = 0.0
         if self.delta < 1.0:
-            keep = self._ledger.keep * (1.0 - self.slack)
+            keep = ledger.keep * (1.0 - self.slack)
             ratio = max(0.0, (1.0 - self.delta) / keep) if keep > 0 else 1.0
-            delta_each = max(0.0, 1.0 - ratio ** (1.0 / k)) if ratio < 1.0 else 0.0
+            # (1 - d)**k >= ratio: q = 1 - d, the smallest double with q**k >= ratio
+            # (then 1 - d is q exactly), from log(ratio) / k without cancellation.
+            if 0.0 < ratio < 1.0:
+                q = math.exp(math.log(ratio) / k)
+                while q < 1.0 and q ** k < ratio:
+                    q = math.nextafter(q, 2.0)
+                delta_each = 1.0 - q
+            else:
+                delta_each = 1.0 if ratio == 0.0 else 0.0
 
         def fits(e):
-            total = self._ledger.copy().add(e, delta_each, times=k).total(self.slack)[0]
+            total = ledger.copy().add(e, delta_each, times=k).total(self.slack)[0]
             return total <= self.epsilon * (1 + _BUDGET_RTOL)
 
         if math.isinf(self.epsilon):
             return math.inf, delta_each
-        lo, hi = 0.0, max(self.epsilon, 1e-300)
+        # k spends of e total at least e min(k, sqrt(2 k ln(1/slack))) under either
+        # composition: the answer lies below epsilon over that factor.
+        factor = min(k, math.sqrt(2.0 * k * math.log(1.0 / self.slack)))
+        lo, hi = 0.0, max(self.epsilon * (1 + 2 * _BUDGET_RTOL) / max(factor, 1.0), 1e-300)
         if not fits(lo):
             return 0.0, delta_each
         for _ in range(100):
@@ -447,12 +467,15 @@ class BudgetAccountant:
         """
         epsilon, delta = _check_eps_delta(epsilon, delta)
         self._refuse_if_detached()
-        eps, dlt = self._ledger.copy().add(epsilon, delta).total(self.slack)
+        return self._check(self._snapshot(), epsilon, delta)
+
+    def _check(self, ledger, epsilon, delta):
+        eps, dlt = ledger.copy().add(epsilon, delta).total(self.slack)
         over_eps = eps > self.epsilon * (1 + _BUDGET_RTOL)
         over_dlt = dlt > self.delta * (1 + _BUDGET_RTOL)
         if over_eps or over_dlt:
-            # With slack, remaining() bisects over the composition: only for the message.
-            epsilon_left, delta_left = self.remaining()
+            # With slack, the remainder bisects over the composition: only for the message.
+            epsilon_left, delta_left = self._remaining(ledger, 1)
             raise BudgetError(
                 f"Privacy spend of ({epsilon!r}, {delta!r}) not permissible; "
                 f"only ({epsilon_left!r}, {delta_left!r}) of the budget "
@@ -472,10 +495,12 @@ class BudgetAccountant:
         -------
         self
         """
+        epsilon, delta = _check_eps_delta(epsilon, delta)
         with self._lock:  # check and record as one step
-            self.check(epsilon, delta)
-            self._spent.append(_check_eps_delta(epsilon, delta))
-            self._ledger.add(*self._spent[-1])
+            self._refuse_if_detached()
+            self._check(self._ledger, epsilon, delta)
+            self._spent.append((epsilon, delta))
+            self._ledger.add(epsilon, delta)
         return self
 
 

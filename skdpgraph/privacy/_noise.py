@@ -731,12 +731,14 @@ def _user_grid(grid):
 def _grid_points(block, gamma):
     """``round(block / gamma)`` as exact integer-valued doubles, in place.
 
-    Values are first clipped to ``+-gamma * 2**1000`` (a public bound; clipping
+    Values are first clipped to ``+-min(gamma * 2**1000, 2**1023)`` (a public bound; clipping
     is 1-Lipschitz, so the sensitivity is unchanged) so that the quotient
     never overflows; division by a power of two is then exact, and rint moves
     each value by at most half a step (accounted for in the sensitivity).
     """
-    limit = math.ldexp(gamma, 1000)
+    # gamma * 2**1000, capped at 2**1023 for coarse grids (the quotient then stays
+    # below 2**1000 all the same).
+    limit = math.ldexp(1.0, min(math.frexp(gamma)[1] - 1 + 1000, 1023))
     np.clip(block, -limit, limit, out=block)
     np.multiply(block, 1.0 / gamma, out=block)
     np.rint(block, out=block)

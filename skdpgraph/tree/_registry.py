@@ -219,11 +219,11 @@ def check_tree_release(mechanism, plan, *, sensitivity, neighborhood, n_nodes, n
                        graph=None):
     """Raise if a release of this plan cannot be made, before anything is charged.
 
-    Dry runs, on public numbers only, of the grid releases the fit will make:
+    Dry runs, on one public value each, of the grid releases the fit will make:
     the mechanism's noise on every edge (for one with ``edge_noise``) and
-    Weight-Release of the tree's ``k = |V| - components`` weights. Whether a
-    release fits (grid in range, noise scale representable) is monotone in
-    ``k``, so ``k = 1`` and ``k = |V| - 1`` passing settles it without the
+    Weight-Release of the tree's ``k = |V| - components`` weights. The counts
+    ``k`` whose release fits (grid in range, noise scale representable) form an
+    interval, so ``k = 1`` and ``k = |V| - 1`` passing settles it without the
     components; otherwise they are counted on ``graph`` and ``k`` itself is
     checked (without ``graph``, a distributed table, the release checks it).
 
@@ -240,8 +240,8 @@ def check_tree_release(mechanism, plan, *, sensitivity, neighborhood, n_nodes, n
     """
     budget = {"rho": plan.tree_rho} if plan.tree_rho is not None else {
         "epsilon": plan.tree_epsilon}
-    if mechanism.edge_noise is not None and n_edges:
-        mechanism.edge_noise(np.zeros(0), n_edges=n_edges, n_tree_edges=max(n_nodes - 1, 1),
+    if mechanism.edge_noise is not None and n_edges:  # one public value, public draws
+        mechanism.edge_noise(np.zeros(1), n_edges=n_edges, n_tree_edges=max(n_nodes - 1, 1),
                              sensitivity=sensitivity, neighborhood=neighborhood,
                              random_state=np.random.default_rng(0), **budget)
     if mechanism.releases_weights or n_nodes < 2 or not n_edges:

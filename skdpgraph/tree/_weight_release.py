@@ -116,19 +116,19 @@ def check_weight_release(n_weights, *, sensitivity, neighborhood="l1", epsilon=N
                          rho=None):
     """Raise if Weight-Release of ``n_weights`` values cannot be made at this budget.
 
-    An empty release on the grid and noise scale of ``n_weights`` values (public
-    numbers: it reads no weight and draws nothing) checks that the grid lies in
-    the supported range and the noise scale fits, so that a caller can refuse
-    before it charges anything. ``epsilon``: the Laplace release; ``rho``: the
-    Gaussian one.
+    The release of one public value (0) on the grid and noise scale of
+    ``n_weights`` values, with a throwaway generator (it reads no weight), checks
+    that the grid lies in the supported range and that the noise scale and the
+    rounding fit, so that a caller can refuse before it charges anything.
+    ``epsilon``: the Laplace release; ``rho``: the Gaussian one.
     """
-    rng = np.random.default_rng(0)  # an empty release draws nothing
+    rng = np.random.default_rng(0)  # public draws on a public value: nothing released
     if rho is not None:
-        release_gaussian(np.zeros(0), release_sensitivity(n_weights, sensitivity, neighborhood,
+        release_gaussian(np.zeros(1), release_sensitivity(n_weights, sensitivity, neighborhood,
                                                           norm="l2"),
                          rho, rng, n_values=n_weights)
     else:
-        release_laplace(np.zeros(0), release_sensitivity(n_weights, sensitivity, neighborhood),
+        release_laplace(np.zeros(1), release_sensitivity(n_weights, sensitivity, neighborhood),
                         epsilon, rng, n_values=n_weights)
 
 

@@ -77,9 +77,11 @@ def set_config(max_dense_memory=None, data_dependent_warnings=None):
     max_dense_memory : int, default=None
         Bytes a dense path may allocate before it refuses with an estimate:
         the ``(n, n)`` distances of a feature matrix turned into its
-        complete graph, ``HomogeneousGraph``, and the ``(|E'|, k)`` messages
-        of belief propagation (``skdpgraph.edge_dp``); default 4 GiB. For
-        the current thread. ``None`` leaves it as is.
+        complete graph, ``HomogeneousGraph``, an ``EpsilonGraph`` of a
+        radius that makes it nearly complete (about 100 bytes an edge), the
+        ``(n, k)`` iterates of the noisy power method, and the ``(|E'|, k)``
+        messages of belief propagation (``skdpgraph.edge_dp``); default
+        4 GiB. For the current thread. ``None`` leaves it as is.
     data_dependent_warnings : bool, default=None
         Whether the diagnostics computed from the private data
         (:class:`~skdpgraph.exceptions.DataDependentWarning` and its

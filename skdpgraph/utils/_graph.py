@@ -317,7 +317,13 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
     _check_feature_scale(Xc, what)
     # pairwise_distances and its symmetric canonical copy: two (n, n) arrays.
     check_dense_memory(Xc.shape[0], 2, f"The complete graph of the {Xc.shape[0]} rows of {what}")
-    D = pairwise_distances(Xc, metric=metric, **(metric_params or {}))
+    try:
+        D = pairwise_distances(Xc, metric=metric, **(metric_params or {}))
+    except (TypeError, ValueError) as exc:
+        if not metric_params:
+            raise
+        raise type(exc)(f"metric={metric!r} with metric_params={metric_params!r} failed "
+                        f"on {what}: {str(exc)[:300]}") from exc
     D = np.array(D, dtype=np.float64)
     np.fill_diagonal(D, 0.0)
     _check_weights_from_metric(D, metric, what)

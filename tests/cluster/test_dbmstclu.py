@@ -497,3 +497,5 @@ def test_an_unknown_metric_is_an_invalid_parameter(cls):
         cls(metric="nope").fit(X)
     with pytest.raises(InvalidParameterError, match="'metric' parameter"):
         cls(metric=3).fit(X)
+    for metric in ("matching", "hamming", "cosine"):  # any metric of pairwise_distances
+        cls(metric=metric).fit(X > 0.5)

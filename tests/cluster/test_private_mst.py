@@ -537,3 +537,17 @@ def test_subnormal_weight_bounds_release_without_arithmetic_errors(mechanism):
         model = PrivateMSTClustering(weight_bounds=(0, 5e-324), metric="precomputed",
                                      tree_mechanism=mechanism, random_state=0).fit(D)
     assert 1 <= model.n_clusters_ <= 10
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "pamst"])
+def test_grids_coarser_than_2_to_the_23_release(mechanism):
+    # Weights in large units: a grid step of 2**34 or more; rounding them used to
+    # overflow its clipping bound after the charge.
+    X = np.random.default_rng(0).random((20, 2)) * 1e11
+    accountant = BudgetAccountant()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NoiseDominatesWarning)
+        PrivateMSTClustering(epsilon=1.0, sensitivity=2e10, neighborhood="linf",
+                             weight_bounds=(0, 2e11), tree_mechanism=mechanism,
+                             accountant=accountant, random_state=0).fit(X)
+    assert accountant.total() == (1.0, 0.0)

@@ -521,3 +521,12 @@ def test_edge_flip_names_its_output_columns_after_the_nodes():
     A = sp.csr_array(np.ones((4, 4)) - np.eye(4))
     est = EdgeFlipPerturbation(epsilon=2.0, random_state=0).fit(A)
     assert list(est.get_feature_names_out()) == [f"edgeflipperturbation{i}" for i in range(4)]
+
+
+def test_an_infinite_max_added_edges_is_no_limit_as_in_flip_edges():
+    from skdpgraph.edge_dp import EdgeFlipPerturbation
+
+    A = sp.csr_array(np.ones((6, 6)) - np.eye(6))
+    a = EdgeFlipPerturbation(epsilon=2.0, random_state=0, max_added_edges=float("inf"))
+    b = EdgeFlipPerturbation(epsilon=2.0, random_state=0, max_added_edges=None)
+    np.testing.assert_array_equal(a.fit_transform(A).toarray(), b.fit_transform(A).toarray())

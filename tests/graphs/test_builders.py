@@ -419,6 +419,14 @@ def test_an_epsilon_graph_past_the_memory_limit_is_refused_while_it_is_built():
         with pytest.raises(DenseMemoryError, match="Lower radius"):
             EpsilonGraph(radius=10.0).fit(X)  # the complete graph
         EpsilonGraph(radius=0.005).fit(X)  # about 1,000 edges
+        graph = EpsilonGraph(radius=0.05).fit(X[:100])
+        components = graph.n_components_
+        with pytest.raises(DenseMemoryError):
+            graph.set_params(radius=10.0).fit(X)
+    # A refused refit leaves the fit before it.
+    assert graph.n_components_ == components and graph.n_features_in_ == 2
+    assert len(graph.get_feature_names_out()) == 100
+    assert graph.transform(X[:3]).shape == (3, 100)
 
 
 def test_features_whose_distances_overflow_are_refused_as_check_graph_refuses_them():

@@ -1,6 +1,7 @@
 """Budget accountant and zCDP conversions against hand-computed values."""
 
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -235,11 +236,24 @@ def test_running_totals_equal_the_sums_of_every_spend():
 def test_sums_past_the_largest_double_are_infinite_and_k_may_be_huge():
     accountant = BudgetAccountant().spend(1e308, 0).spend(1e308, 0)
     assert accountant.total() == (math.inf, 0.0)
+    accountant = BudgetAccountant().spend(1e154, 0).spend(1e154, 0)  # e**2 past the max
+    accountant.spend(1.4e154, 0).spend(math.inf, 0)
+    assert accountant.total() == (math.inf, 0.0)
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        restored = pickle.loads(pickle.dumps(BudgetAccountant(2.0).spend(1.0, 0), protocol))
+        assert restored.total() == (1.0, 0.0)
     budget = BudgetAccountant(epsilon=1.0, delta=1e-3, slack=1e-4)
     epsilon, delta = budget.remaining(10**18)  # no list of 10**18 spends is built
     assert 0 < epsilon < 1e-8 and 0 <= delta < 1e-18
     with pytest.raises(ValueError, match="positive integer"):
         budget.remaining(True)
+    with pytest.raises(ValueError, match="at most 2"):
+        budget.remaining(2**64)
+    # k spends of the share returned fit the budget (delta included).
+    budget = BudgetAccountant(epsilon=1.0, delta=1e-3, slack=1e-4).spend(0.1, 1e-5)
+    epsilon, delta = budget.remaining(3)
+    for _ in range(3):
+        budget.spend(epsilon, delta)
 
 
 def test_an_accountant_pickled_without_running_sums_loads():

@@ -583,3 +583,13 @@ def test_sampler_validation(sampler):
         sampler(1.0, 3, 0)
     with pytest.raises(TypeError):
         sampler(1.0, 3, np.random.RandomState(0))
+
+
+def test_coarse_grids_round_without_overflow():
+    from skdpgraph.privacy import release_laplace
+
+    # Grid 2**28: its clipping bound, 2**1028, is capped at 2**1023.
+    out = release_laplace(np.array([0.0, 3e9, 1.7e308]), 2.0**40, 1.0,
+                          np.random.default_rng(0), full_output=True)
+    assert out.grid == 2.0**28 and np.all(np.isfinite(out.values))
+    assert np.all(out.values % out.grid == 0)

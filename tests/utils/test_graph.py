@@ -328,3 +328,9 @@ def test_an_unweighted_adjacency_does_not_read_weights():
         assert (check_adjacency(H) != expected).nnz == 0
     with pytest.raises(ValueError):
         check_adjacency(H, weighted=True)
+
+
+def test_metric_params_that_do_not_fit_the_metric_are_named():
+    X = np.random.default_rng(0).random((5, 2))
+    with pytest.raises(TypeError, match=r"metric_params=\{'foo': 1\}"):
+        check_graph(X, metric="euclidean", metric_params={"foo": 1})
