@@ -101,12 +101,10 @@ def release_tree_weights(tree, epsilon=None, *, sensitivity, neighborhood="l1",
     rng = check_random_state(random_state)
     w = clip_to_bounds(tree.weights, bounds)
     if mechanism == "laplace":
-        noisy = release_laplace(w, release_sensitivity(k, sensitivity, neighborhood),
-                                epsilon, rng)
+        noisy = _release(w, k, sensitivity, neighborhood, epsilon, None, rng)
     else:
-        _, rho = resolve_budget(epsilon, delta, rho)
-        noisy = release_gaussian(
-            w, release_sensitivity(k, sensitivity, neighborhood, norm="l2"), rho, rng)
+        noisy = _release(w, k, sensitivity, neighborhood, None,
+                         resolve_budget(epsilon, delta, rho)[1], rng)
     released = normalize_weights(noisy, bounds) if normalize else np.clip(noisy, *bounds)
     e = tree.edges
     return SpanningTree(edges_to_csr(e[:, 0], e[:, 1], released, n), e.copy(), released)
@@ -122,14 +120,20 @@ def check_weight_release(n_weights, *, sensitivity, neighborhood="l1", epsilon=N
     rounding fit, so that a caller can refuse before it charges anything.
     ``epsilon``: the Laplace release; ``rho``: the Gaussian one.
     """
-    rng = np.random.default_rng(0)  # public draws on a public value: nothing released
+    # Public draws on a public value: nothing released.
+    _release(np.zeros(1), n_weights, sensitivity, neighborhood, epsilon, rho,
+             np.random.default_rng(0))
+
+
+def _release(values, k, sensitivity, neighborhood, epsilon, rho, rng):
+    """``values`` released on the grid and noise of ``k`` weights: Laplace at
+    ``epsilon``, or Gaussian at ``rho`` when it is given."""
     if rho is not None:
-        release_gaussian(np.zeros(1), release_sensitivity(n_weights, sensitivity, neighborhood,
-                                                          norm="l2"),
-                         rho, rng, n_values=n_weights)
-    else:
-        release_laplace(np.zeros(1), release_sensitivity(n_weights, sensitivity, neighborhood),
-                        epsilon, rng, n_values=n_weights)
+        return release_gaussian(values, release_sensitivity(k, sensitivity, neighborhood,
+                                                            norm="l2"),
+                                rho, rng, n_values=k)
+    return release_laplace(values, release_sensitivity(k, sensitivity, neighborhood),
+                           epsilon, rng, n_values=k)
 
 
 def clip_graph_weights(graph, bounds):
