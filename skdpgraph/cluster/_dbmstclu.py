@@ -88,14 +88,15 @@ def dbmstclu(tree, *, check_input=True):
     last in the lexicographic order of the tree's edges ``(u, v)``, ``u < v``,
     is made: this is Algorithm 1's loop (line 10 keeps the last candidate
     whose value is ``>=`` the running best) over that edge order. Values
-    within ``1e-9 * n`` of each other count as equal (``n``: the size of the
-    connected component). The rule is applied in two stages, as the cut is
-    chosen: each cluster's best cut is the last in edge order among its cuts
-    within ``1e-9 * n`` of its best value, and the cut made is the last in
-    edge order among those clusters' best cuts whose values are within
-    ``1e-9 * n`` of the largest. The stages differ from one pass over all
-    cuts only for values that differ by less than ``1e-9 * n`` without being
-    equal.
+    within ``1e-9`` of each other in DBCVI units count as equal (the index
+    of the connected component: ``1e-9 * n`` in the sums ``n * DBCVI`` that
+    are compared, ``n`` the size of the component). The rule is applied in
+    two stages, as the cut is chosen: each cluster's best cut is the last in
+    edge order among its cuts within the tolerance of its best value, and
+    the cut made is the last in edge order among those clusters' best cuts
+    whose values are within the tolerance of the largest. The stages differ
+    from one pass over all cuts only for values that differ by less than
+    the tolerance without being equal.
 
     *Zero weights.* A cluster with dispersion 0 (a singleton, or nodes joined
     by zero-weight edges) has validity 1; a cluster with separation 0 and
@@ -148,8 +149,10 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
     its exact minimum spanning tree (a graph that already is a forest is used
     as is), and cuts it greedily while the DBCVI validity index does not
     decrease (:func:`dbmstclu`). It has no clustering parameter: the number of
-    clusters follows from the index. The index is scale invariant, so the
-    weights need no normalisation.
+    clusters follows from the index. The index of every clustering it
+    compares is scale invariant, so the weights need no normalisation (a
+    component left whole has separation 1 by the paper's convention, which
+    is not; DBMSTClu cuts every component of two nodes or more).
 
     Parameters
     ----------
@@ -168,7 +171,7 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
         :class:`skdpgraph.graphs.SimilarityToDistance` or
         :func:`skdpgraph.from_networkx`). ``"distance"``: used as they are.
         ``None``: used as distances, with a
-        :class:`~skdpgraph.utils.WeightMeaningWarning` when they look like
+        :class:`~skdpgraph.exceptions.WeightMeaningWarning` when they look like
         similarities (see :func:`skdpgraph.check_graph`).
     verbose : int, default=0
         ``> 0``: print one line per stage of the fit (validation, tree,
@@ -197,7 +200,7 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
     if it has two nodes or more). See :func:`dbmstclu` for ties and zero
     weights. A graph whose edges all have the same weight (an unweighted
     graph) gives one cluster per node (all weights 0: a split in two), with a
-    :class:`~skdpgraph.cluster.ConstantWeightsWarning`: give it structural
+    :class:`~skdpgraph.exceptions.ConstantWeightsWarning`: give it structural
     distances first (:class:`skdpgraph.graphs.StructuralDistance`).
 
     The engine is compiled (numba) the first time it runs in an installation

@@ -392,10 +392,11 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         Public bounds ``(low, high)``, ``0 <= low < high``, on the weights.
         Weights outside are clipped into them with a
         :class:`~skdpgraph.exceptions.PrivacyLeakWarning` (clipping keeps
-        the guarantee; the warning itself depends on the data). They set the
-        normalisation ``w' = (w + tau) / p`` of the released weights with
-        ``tau = -low`` and ``p = high - low``, followed by clipping into
-        ``(0, 1]`` (post-processing). ``None``: the bounds are
+        the guarantee; the warning itself depends on the data). The released
+        weights are clipped into them and divided by ``high`` (the paper's
+        normalisation ``w' = (w + tau) / p`` with ``tau = 0``, ``p = high``;
+        post-processing): without noise the clustering is DBMSTClu's on the
+        true weights, whatever the bounds. ``None``: the bounds are
         ``(0, 2**ceil(log2(max w)))``, read from the private weights, with a
         ``PrivacyLeakWarning``: the guarantee then does not cover the order
         of magnitude of the largest weight.

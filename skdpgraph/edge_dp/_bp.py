@@ -216,7 +216,7 @@ def belief_propagation_communities(perturbed, labels, *, flip_probability=0.0, s
 
     Raises
     ------
-    skdpgraph.utils.DenseMemoryError
+    skdpgraph.exceptions.DenseMemoryError
         Before allocating, when the messages and edge factors (two
         ``(|E'|, k)`` float arrays) would exceed
         ``skdpgraph.utils.get_config()["max_dense_memory"]``.

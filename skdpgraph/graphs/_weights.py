@@ -123,7 +123,7 @@ class SimilarityToDistance(_GraphWeightTransformer):
     ``"neg_log"`` are not Lipschitz near 0, so the sensitivity must then be
     stated for the distances. A ``max`` read from the private similarities
     (``max_similarity=None``) leaks and is announced by a
-    :class:`~skdpgraph.privacy.PrivacyLeakWarning`.
+    :class:`~skdpgraph.exceptions.PrivacyLeakWarning`.
 
     Parameters
     ----------

@@ -119,13 +119,16 @@ def warn_out_of_bounds(count, bounds):
 def normalize_weights(weights, weight_bounds):
     """Map released weights into ``(0, 1]`` with public bounds (post-processing).
 
-    ``w' = (w - low) / (high - low)``, the Weight-Release normalisation
-    ``(w + tau) / p`` with ``tau = -low`` and ``p = high - low`` derived from
-    the public ``weight_bounds`` only, then clipped into
-    ``[tiny, 1]`` where ``tiny`` is the smallest positive normal double, so
-    that every weight is a positive distance as DBMSTClu's definitions
-    assume. Reading only public numbers and released values, this is
-    post-processing and costs no privacy.
+    ``w' = clip(w, low, high) / high``: the released weights are clipped
+    into the public bounds, where the true weights lie, and divided by
+    ``high``; the Weight-Release normalisation ``(w + tau) / p`` of the UAI
+    paper with ``tau = 0`` and ``p = high`` (the paper asks ``tau >= 0``).
+    DBMSTClu is scale invariant but not shift invariant, so without noise
+    the clustering is DBMSTClu's on the true weights whatever the bounds.
+    The result is then clipped into ``[tiny, 1]``, ``tiny`` the smallest
+    positive normal double, so that every weight is a positive distance as
+    DBMSTClu's definitions assume. Reading only public numbers and released
+    values, this is post-processing and costs no privacy.
 
     Parameters
     ----------
@@ -139,6 +142,6 @@ def normalize_weights(weights, weight_bounds):
     ndarray of float64
     """
     lo, hi = check_weight_bounds(weight_bounds)
-    with np.errstate(over="ignore"):  # a subnormal width: +-inf, clipped below
-        out = (np.asarray(weights, dtype=np.float64) - lo) / (hi - lo)
+    with np.errstate(over="ignore"):  # a subnormal high: inf, clipped below
+        out = np.clip(np.asarray(weights, dtype=np.float64), lo, hi) / hi
     return np.clip(out, np.finfo(np.float64).tiny, 1.0)

@@ -66,8 +66,8 @@ def release_tree_weights(tree, epsilon=None, *, sensitivity, neighborhood="l1",
     rho : float, default=None
         Gaussian: the zCDP budget (instead of ``epsilon`` and ``delta``).
     normalize : bool, default=True
-        True: map into ``(0, 1]`` with :func:`~skdpgraph.privacy.normalize_weights` (the paper's
-        ``tau`` and ``p`` from the public bounds). False: clip the noisy
+        True: map into ``(0, 1]`` with :func:`~skdpgraph.privacy.normalize_weights` (clipped
+        into the public bounds, divided by ``high``). False: clip the noisy
         weights into the bounds.
     check_input : bool, default=True
         Check ``tree`` with :func:`~skdpgraph.tree.check_tree`; pass False

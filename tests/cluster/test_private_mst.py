@@ -14,7 +14,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skdpgraph.cluster import PrivateMSTClustering
+from skdpgraph.cluster import DBMSTClu, PrivateMSTClustering
 from skdpgraph.exceptions import BudgetError, NoiseDominatesWarning, PrivacyLeakWarning
 from skdpgraph.privacy import (
     BudgetAccountant,
@@ -285,6 +285,23 @@ def test_weights_outside_bounds_are_clipped_with_warning():
     b = _model(metric="precomputed", weight_bounds=(1.0, 5.0)).fit(Dc)
     np.testing.assert_array_equal(a.labels_, b.labels_)
     assert (a.tree_ != b.tree_).nnz == 0
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "pamst"])
+def test_a_positive_lower_bound_does_not_shift_the_weights(mechanism):
+    # Without noise the release is DBMSTClu's clustering whatever valid bounds are given:
+    # DBMSTClu is scale invariant, not shift invariant (a shift by -low made the lightest
+    # edge weigh 0 and split the first cluster).
+    x = np.array([0.0, 1.0, 2.2, 5.2, 6.3])
+    D = np.abs(x[:, None] - x[None, :])
+    expected = DBMSTClu(metric="precomputed").fit_predict(D)
+    for bounds in [(0.0, 8.0), (1.0, 8.0), (0.5, 3.0)]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (0.5, 3): longer edges clipped, same tree cut
+            m = PrivateMSTClustering(epsilon=1e6, sensitivity=1e-3, weight_bounds=bounds,
+                                     tree_mechanism=mechanism, metric="precomputed",
+                                     random_state=0).fit(D)
+        np.testing.assert_array_equal(m.labels_, expected)
 
 
 @pytest.mark.parametrize("params, match", [

@@ -79,3 +79,21 @@ def test_markdown_python_blocks_run(path):
         for expected in _PRINTS.findall(block):
             assert expected in printed, (
                 f"{where}: the text says it prints {expected!r}; it printed:\n{printed}")
+
+
+# The examples the docs build shows without running (scripts, not gallery pages), run here
+# on a small grid: the docs cite their tables.
+@pytest.mark.parametrize("name, args", [
+    ("ptclust_experiment.py", ["--seeds", "1", "--eps", "0.5", "5"]),
+    pytest.param("pig_experiment.py", ["--repeats", "1", "--output", "{tmp}"],
+                 marks=pytest.mark.slow),
+])
+def test_example_scripts_run(name, args, tmp_path, monkeypatch):
+    import runpy
+    import sys
+
+    argv = [str(ROOT / "examples" / name), *(a.format(tmp=tmp_path) for a in args)]
+    monkeypatch.setattr(sys, "argv", argv)
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        runpy.run_path(argv[0], run_name="__main__")
+    assert re.search(r"\d+\.\d s\)", out.getvalue())  # the timing line after the table

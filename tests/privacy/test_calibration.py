@@ -10,6 +10,7 @@ from skdpgraph.privacy import (
     approx_dp_to_zcdp,
     gaussian_sigma,
     laplace_scale,
+    normalize_weights,
     release_sensitivity,
     weight_release_noise,
 )
@@ -184,3 +185,16 @@ def test_a_grid_out_of_range_names_the_sensitivity():
 
     with pytest.raises(ValueError, match="sensitivity of 1e-300"):
         release_laplace(np.zeros(3), 1e-300, 1.0, np.random.default_rng(0))
+
+
+def test_normalize_weights_clips_into_the_bounds_and_divides_by_high():
+    w = np.array([-3.0, 0.0, 1.0, 2.5, 8.0, 20.0])
+    out = normalize_weights(w, (1.0, 8.0))
+    np.testing.assert_array_equal(out, np.clip(w, 1.0, 8.0) / 8.0)
+    tiny = np.finfo(np.float64).tiny
+    np.testing.assert_array_equal(normalize_weights(w, (0.0, 4.0)),
+                                  np.clip(np.clip(w, 0.0, 4.0) / 4.0, tiny, 1.0))
+    # a subnormal upper bound: no overflow warning, every weight at most 1
+    sub = normalize_weights(np.array([0.0, 5e-324, 1.0]), (0.0, 5e-324))
+    np.testing.assert_array_equal(sub, [tiny, 1.0, 1.0])
+
