@@ -125,7 +125,10 @@ def make_homogeneous_moons(n_samples=100, *, noise=0.05, w_min=0.1, w_max=0.3,
     w_min, w_max : float in (0, 1], default=0.1, 0.3
         The paper's values.
     max_tries : int, default=100
+        Most draws of the point cloud before a ``RuntimeError``.
     random_state : None, int or numpy.random.Generator, default=None
+        ``None``: fresh OS entropy; an int or a generator makes the output
+        reproducible.
 
     Returns
     -------
@@ -164,12 +167,18 @@ def make_homogeneous_circles(n_samples=100, *, noise=0.05, factor=0.5, w_min=0.1
     Parameters
     ----------
     n_samples : int, default=100
+        Number of nodes.
     noise : float, default=0.05
+        Standard deviation of the Gaussian noise on the points.
     factor : float in (0, 1), default=0.5
         Radius of the inner circle relative to the outer one.
     w_min, w_max : float in (0, 1], default=0.1, 0.3
+        Lengths kept inside a circle, as in :func:`make_homogeneous_moons`.
     max_tries : int, default=100
+        Most draws of the point cloud before a ``RuntimeError``.
     random_state : None, int or numpy.random.Generator, default=None
+        ``None``: fresh OS entropy; an int or a generator makes the output
+        reproducible.
 
     Returns
     -------
@@ -225,7 +234,9 @@ def make_weighted_erdos_renyi(n_nodes, p, *, weight_range=(0.0, 10.0), ensure_co
     Parameters
     ----------
     n_nodes : int >= 2
+        Number of nodes ``n``.
     p : float in [0, 1]
+        Probability that a pair is an edge.
     weight_range : (float, float), default=(0.0, 10.0)
         ``(low, high)``, ``0 <= low < high``; weights are distances.
     ensure_connected : bool, default=True
@@ -238,7 +249,10 @@ def make_weighted_erdos_renyi(n_nodes, p, *, weight_range=(0.0, 10.0), ensure_co
         False the first draw is returned as is, possibly disconnected; the
         library's spanning-tree functions then return spanning forests.
     max_tries : int, default=100
+        Most draws with ``ensure_connected=True``.
     random_state : None, int or numpy.random.Generator, default=None
+        ``None``: fresh OS entropy; an int or a generator makes the output
+        reproducible.
 
     Returns
     -------
@@ -300,6 +314,7 @@ def make_lfr_graph(n_nodes=506, *, tau1=2.5, tau2=1.5, mu=0.1, average_degree=No
     Parameters
     ----------
     n_nodes : int, default=506
+        Number of nodes (Muelle et al.'s graphs have 506).
     tau1 : float > 1, default=2.5
         Power-law exponent of the degrees.
     tau2 : float > 1, default=1.5
@@ -310,11 +325,15 @@ def make_lfr_graph(n_nodes=506, *, tau1=2.5, tau2=1.5, mu=0.1, average_degree=No
         Give either ``average_degree`` or ``min_degree`` (networkx's rule);
         when ``average_degree`` is given, ``min_degree`` is ignored.
     min_degree, max_degree : int, default=3, 25
+        Smallest and largest degree.
     min_community, max_community : int, default=5, 35
+        Smallest and largest community size.
     max_iters : int, default=500
         networkx's iteration limit per attempt.
     max_tries : int, default=20
+        Most attempts (seeds) before a ``RuntimeError``.
     random_state : None, int or numpy.random.Generator, default=None
+        Source of the attempts' seeds; ``None``: fresh OS entropy.
 
     Returns
     -------

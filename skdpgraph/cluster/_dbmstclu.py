@@ -41,6 +41,7 @@ class DBMSTCluResult(NamedTuple):
     labels : ndarray of shape (n,)
         Cluster of each node, ``0..n_clusters-1``, numbered by smallest node.
     n_clusters : int
+        Number of clusters.
     dbcvi : float
         Final validity index of the partition.
     cut_edges : ndarray of shape (k, 2)
@@ -239,6 +240,7 @@ class DBMSTClu(ClusterMixin, BaseEstimator):
         X : array-like, sparse matrix or networkx.Graph
             Features, or a graph with ``metric="precomputed"``.
         y : ignored
+            Not used, present for API consistency.
 
         Returns
         -------

@@ -195,8 +195,16 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         ``epsilon``.
     max_added_edges : float or None, default=20_000_000
         Limit on the expected number of added edges (``None``: no limit).
-    regularization, refine, max_clusters, n_init
-        As in :class:`DebiasedSpectralClustering`.
+    regularization : None, "auto" or float >= 0, default=None
+        Degree regularisation of the operator, as in
+        :class:`DebiasedSpectralClustering`.
+    refine : bool, "auto", "likelihood" or "bp", default=True
+        Refinement of the k-means labels on the released graph, as in
+        :class:`DebiasedSpectralClustering`.
+    max_clusters : int, default=256
+        Cap of ``"auto"``.
+    n_init : int, default=10
+        k-means restarts.
     {{random_state}}
     {{accountant}}
     {{verbose}}
@@ -307,7 +315,10 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     n_clusters : int, default=8
         Public number of communities (and eigenvectors).
     epsilon : float > 0, default=1.0
+        The ``epsilon`` of the ``(epsilon, delta)``-edge-DP target, reached
+        through zCDP (ignored with ``rho``).
     delta : float in (0, 1), default=1e-6
+        The ``delta`` of the target, or of the charge with ``rho``.
     rho : float > 0, default=None
         A zCDP budget instead of ``epsilon`` (the charge is then
         ``(zcdp_to_approx_dp(rho, delta), delta)``).
@@ -427,6 +438,8 @@ class PrivateLabelPropagation(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         Public number of communities, or ``"auto"`` (estimated from the
         released block counts).
     epsilon : float > 0, default=1.0
+        Edge-DP budget of the fit: with ``delta``, an ``(epsilon, delta)``
+        target reached through zCDP (ignored with ``rho``).
     delta : float in (0, 1) or None, default=1e-6
         ``None``: pure ``epsilon``-DP (much weaker at equal epsilon).
     rho : float > 0, default=None

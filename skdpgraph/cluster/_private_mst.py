@@ -74,17 +74,27 @@ class PrivateMSTResult(NamedTuple):
     Attributes
     ----------
     labels : ndarray of shape (n,)
+        Cluster of each node, ``0..n_clusters-1`` (DBMSTClu on ``tree``).
     n_clusters : int
+        Number of clusters.
     dbcvi : float
+        Final validity index of the partition of ``tree``.
     tree : SpanningTree
         The released weighted spanning tree (forest), weights in ``(0, 1]``.
     cut_edges : ndarray of shape (k, 2)
+        The cut edges of ``tree``, ``(u, v)`` with ``u < v``, in the order
+        they were cut.
     cut_weights : ndarray of shape (k,)
+        Their released weights.
     dbcvi_path : ndarray of shape (k,)
+        The index after each cut.
     weight_bounds : (float, float)
         The public bounds used (given, or coarse bounds read from the data).
-    epsilon_spent, delta_spent : float
-        The ``(epsilon, delta)``-DP guarantee of the release.
+    epsilon_spent : float
+        The ``epsilon`` of the ``(epsilon, delta)``-DP guarantee of the
+        release.
+    delta_spent : float
+        Its ``delta`` (0.0: a pure guarantee).
     rho_spent : float or None
         Its zCDP parameter under zCDP accounting.
     step_epsilon : float or None
@@ -138,12 +148,17 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
     sensitivity : float, default=1.0
         ``mu`` of the neighbourhood.
     neighborhood : {"l1", "linf"}, default="l1"
+        Neighbouring weight functions differ by at most ``mu`` in total
+        (``"l1"``) or on each edge (``"linf"``); see
+        :class:`PrivateMSTClustering` for the calibrations.
     tree_share : float in (0, 1), default=0.5
         Share of the budget spent on the tree's topology.
     weight_bounds : (float, float), default=None
         Public bounds of the weights; ``None`` reads coarse bounds from the
         data, with a :class:`~skdpgraph.exceptions.PrivacyLeakWarning`.
     accounting : {"pure", "zcdp"}, default="pure"
+        Sequential composition of pure budgets, or zCDP composition of an
+        ``(epsilon, delta)`` target; see :class:`PrivateMSTClustering`.
     delta : float in (0, 1), default=None
         Required with ``accounting="zcdp"``.
     {{accountant}}
@@ -603,6 +618,7 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
             (a Dask DataFrame or :class:`skdpgraph.distributed.EdgeTable`,
             with ``metric="precomputed"``; see the notes).
         y : ignored
+            Not used, present for API consistency.
 
         Returns
         -------

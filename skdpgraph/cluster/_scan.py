@@ -32,6 +32,7 @@ class SCANResult(NamedTuple):
     core_sample_indices : ndarray of int64
         Indices of the cores, increasing.
     n_clusters : int
+        Number of clusters (hubs and outliers are in none).
     """
 
     labels: np.ndarray

@@ -25,7 +25,7 @@ from ..privacy import warn_out_of_bounds
 from ..tree import make_spanning_tree
 from ..utils import check_random_state, keyed_generator
 from ..utils._config import data_dependent_warnings
-from ._table import as_edge_table, compute, node_index
+from ._table import as_edge_table, compute, node_index, pair_words, pairs_fingerprint
 
 
 class EdgeForest(NamedTuple):
@@ -33,22 +33,31 @@ class EdgeForest(NamedTuple):
 
     Attributes
     ----------
-    lo, hi : ndarray of int
-        Node numbers of the ends, ``lo < hi``.
+    lo : ndarray of int
+        Node number of the smaller end of each edge.
+    hi : ndarray of int
+        Node number of the larger end, ``lo < hi``.
     key : ndarray of float64
         The order of the edges (noisy weight, or the weight).
     weight : ndarray of float64 or None
         The edges' true weights when they travel with the keys.
-    low, high : float
-        Smallest and largest weight read (before clipping), over the
-        partitions merged so far; ``inf`` and ``-inf`` where data-dependent
-        warnings are off (not computed).
+    low : float
+        Smallest weight read (before clipping), over the partitions merged
+        so far; ``inf`` where data-dependent warnings are off (not
+        computed).
+    high : float
+        Largest weight read (before clipping), over the same; ``-inf`` where
+        data-dependent warnings are off.
     n_clipped : int
         Weights that were clipped into the bounds (0 where data-dependent
         warnings are off).
     sizes : tuple of (level, rows)
         The number of edges each task of the reduction returned, by level
         (0: the partitions' own forests).
+    n_rows : int
+        Edges read (rows whose ends differ), over the partitions merged so far.
+    fingerprint : int
+        Their pairs' hash (:attr:`TableTopology.fingerprint`), over the same.
     """
 
     lo: np.ndarray
@@ -59,6 +68,8 @@ class EdgeForest(NamedTuple):
     high: float
     n_clipped: int
     sizes: tuple
+    n_rows: int = 0
+    fingerprint: int = 0
 
 
 class ForestReport(NamedTuple):
@@ -67,7 +78,9 @@ class ForestReport(NamedTuple):
     Attributes
     ----------
     n_partitions : int
+        Partitions of the table (the tasks of level 0).
     split_every : int
+        Forests merged by each task of the reduction.
     rounds : int
         Levels of the reduction above the partitions (merges in sequence).
     edges_in : list of int
@@ -146,29 +159,45 @@ class _Spec(NamedTuple):
     edge_noise: Optional[object]
     noise_kwargs: dict
     keep_weights: bool
+    n_edges: int  # the counted |E|: no partition holds more
+    diagnostics: bool  # the client's data_dependent_warnings()
+
+
+def _changed(what):
+    return ValueError(f"the edge table changed since its topology was counted ({what}); "
+                      "make a new EdgeTable of the changed source. Nothing was released.")
 
 
 def _partition_forest(part, spec, key):
-    """Level 0: the forest of one partition (its noise drawn with its own key)."""
+    """Level 0: the forest of one partition (its noise drawn with its own key).
+
+    Its rows are checked against the counted topology before anything is
+    drawn: node numbers in range, at most ``|E|`` edges (their number and
+    fingerprint go back for the client's check of the whole table).
+    """
     u = part[spec.source].to_numpy()
     v = part[spec.target].to_numpy()
-    w = part[spec.weight].to_numpy(dtype=np.float64, copy=True)
-    keep = u != v
-    u, v, w = u[keep], v[keep], w[keep]
+    w = part[spec.weight].to_numpy(dtype=np.float64, copy=True, na_value=np.nan)
     if spec.node_ids is not None:
         u, v = node_index(u, spec.node_ids), node_index(v, spec.node_ids)
+    elif u.size and (min(u.min(), v.min()) < 0 or max(u.max(), v.max()) >= spec.n_nodes):
+        raise _changed(f"a node id outside 0..{spec.n_nodes - 1}")
+    keep = u != v
+    u, v, w = u[keep], v[keep], w[keep]
+    if u.size > spec.n_edges:
+        raise _changed(f"a partition holds {u.size} edges, the table held {spec.n_edges}")
     dtype = _id_dtype(spec.n_nodes)
     lo = np.minimum(u, v).astype(dtype, copy=False)
     hi = np.maximum(u, v).astype(dtype, copy=False)
+    fingerprint = pairs_fingerprint(pair_words(lo, hi))
     if w.size and not np.all(np.isfinite(w)):
-        raise ValueError("edge weights must be finite; the edge table has NaN or inf.")
+        raise ValueError("edge weights must be finite; the edge table has NaN, NA or inf.")
     if w.size and w.min() < 0:
         raise ValueError("edge weights must be non-negative distances; the edge table has "
                          "a negative weight.")
-    # What the data-dependent warnings read, computed only where they are on (this
-    # process's setting: the environment variable in a worker).
+    # What the data-dependent warnings read, computed only where the client has them on.
     low, high, n_clipped = math.inf, -math.inf, 0
-    if data_dependent_warnings() and w.size:
+    if spec.diagnostics and w.size:
         low, high = float(w.min()), float(w.max())
         if spec.bounds is not None:
             n_clipped = int(np.count_nonzero((w < spec.bounds[0]) | (w > spec.bounds[1])))
@@ -179,8 +208,9 @@ def _partition_forest(part, spec, key):
     else:
         k = np.asarray(spec.edge_noise(w, random_state=keyed_generator(key),
                                        **spec.noise_kwargs), dtype=np.float64)
+    n_rows = lo.size
     lo, hi, k, w = _forest(lo, hi, k, w if spec.keep_weights else None, spec.n_nodes)
-    return EdgeForest(lo, hi, k, w, low, high, n_clipped, ((0, lo.size),))
+    return EdgeForest(lo, hi, k, w, low, high, n_clipped, ((0, lo.size),), n_rows, fingerprint)
 
 
 def _merge(level, n_nodes, *forests):
@@ -192,7 +222,9 @@ def _merge(level, n_nodes, *forests):
     lo, hi, key, weight = _forest(cat("lo"), cat("hi"), cat("key"), weight, n_nodes, runs=True)
     sizes = sum((f.sizes for f in forests), ()) + ((level, lo.size),)
     return EdgeForest(lo, hi, key, weight, min(f.low for f in forests),
-                      max(f.high for f in forests), sum(f.n_clipped for f in forests), sizes)
+                      max(f.high for f in forests), sum(f.n_clipped for f in forests), sizes,
+                      sum(f.n_rows for f in forests),
+                      sum(f.fingerprint for f in forests) % 2**64)
 
 
 def partition_keys(random_state, n_partitions):
@@ -209,11 +241,15 @@ def partition_keys(random_state, n_partitions):
     Parameters
     ----------
     random_state : None, int or numpy.random.Generator
+        Source of the seed (:func:`skdpgraph.utils.check_random_state`).
     n_partitions : int
+        Number of keys.
 
     Returns
     -------
     list of bytes
+        ``n_partitions`` keys of 32 bytes, for
+        :func:`skdpgraph.utils.keyed_generator`.
     """
     rng = check_random_state(random_state)
     seed = rng.bit_generator.random_raw(4).astype("<u8").tobytes()
@@ -221,7 +257,7 @@ def partition_keys(random_state, n_partitions):
             for i in range(int(n_partitions))]
 
 
-def _reduce(table, spec, keys, split_every, verbose, what):
+def _reduce(table, topology, spec, keys, split_every, verbose, what):
     from dask import delayed
 
     n_nodes = spec.n_nodes
@@ -233,7 +269,11 @@ def _reduce(table, spec, keys, split_every, verbose, what):
         depth += 1
         level = [delayed(_merge, pure=True)(depth, n_nodes, *level[i:i + split_every])
                  for i in range(0, len(level), split_every)]
-    return compute(level, verbose, what)[0]
+    forest = compute(level, verbose, what)[0]
+    if forest.n_rows != topology.n_edges or forest.fingerprint != topology.fingerprint:
+        raise _changed(f"{forest.n_rows} edges read, {topology.n_edges} counted"
+                       if forest.n_rows != topology.n_edges else "other pairs")
+    return forest
 
 
 def _report(forest, n_parts, split_every, n_edges, row_bytes, passes):
@@ -263,6 +303,8 @@ def table_spanning_forest(table, *, split_every=4, verbose=0, return_report=Fals
     Parameters
     ----------
     table : EdgeTable or dask.dataframe.DataFrame
+        The edge table; a DataFrame is read as :func:`as_edge_table` reads
+        it (columns ``u``, ``v``, ``weight``).
     split_every : int, default=4
         Forests merged by each task of the reduction.
     verbose : int, default=0
@@ -291,8 +333,8 @@ def table_spanning_forest(table, *, split_every=4, verbose=0, return_report=Fals
     split_every = _check_split_every(split_every)
     topo = table.topology(verbose)
     spec = _Spec(table.source, table.target, table.weight, topo.n_nodes, topo.node_ids, None,
-                 None, {}, False)
-    forest = _reduce(table, spec, [None] * topo.n_partitions, split_every, verbose,
+                 None, {}, False, topo.n_edges, False)
+    forest = _reduce(table, topo, spec, [None] * topo.n_partitions, split_every, verbose,
                      "minimum spanning forest")
     tree = make_spanning_tree(forest.lo, forest.hi, forest.key, topo.n_nodes, check_input=False)
     if not return_report:
@@ -310,10 +352,15 @@ class TableRelease(NamedTuple):
         The released topology with the mechanism's weights: released noisy
         weights (a mechanism that releases them) or the true weights
         (clipped into the bounds) for the Weight-Release that follows.
-    low, high : float
-        Smallest and largest weight of the table (private: for the
-        curator's warnings only, never part of the release).
+    low : float
+        Smallest weight of the table (private: for the curator's warnings
+        only, never part of the release; ``inf`` where data-dependent
+        warnings are off).
+    high : float
+        Largest weight of the table (private, as ``low``; ``-inf`` where
+        data-dependent warnings are off).
     report : ForestReport
+        How the forest was computed (public sizes only).
     """
 
     tree: object
@@ -344,15 +391,27 @@ def release_table_forest(table, mechanism, plan, *, sensitivity, neighborhood, w
 
     Parameters
     ----------
-    table : EdgeTable
+    table : EdgeTable or dask.dataframe.DataFrame
+        The edge table; a DataFrame is read as :func:`as_edge_table` reads
+        it (columns ``u``, ``v``, ``weight``).
     mechanism : TreeMechanism
+        A registered mechanism with ``edge_noise``
+        (:func:`skdpgraph.tree.get_tree_mechanism`).
     plan : skdpgraph.privacy.BudgetPlan
-    sensitivity, neighborhood : float, str
+        The budget; its tree part calibrates the noise of every edge.
+    sensitivity : float
+        ``mu`` of the neighbourhood (> 0).
+    neighborhood : {"l1", "linf"}
+        Neighbouring weight functions differ by at most ``mu`` in total
+        (``"l1"``) or on each edge (``"linf"``).
     weight_bounds : (float, float)
         Public bounds; weights are clipped into them.
     random_state : None, int or numpy.random.Generator
+        Source of the partitions' keys (:func:`partition_keys`).
     split_every : int, default=4
+        Forests merged by each task of the reduction.
     verbose : int, default=0
+        Show Dask's progress bar.
 
     Returns
     -------
@@ -375,8 +434,8 @@ def release_table_forest(table, mechanism, plan, *, sensitivity, neighborhood, w
             kwargs["epsilon"] = plan.tree_epsilon
         spec = _Spec(table.source, table.target, table.weight, n, topo.node_ids,
                      tuple(weight_bounds), mechanism.edge_noise, kwargs,
-                     not mechanism.releases_weights)
-        forest = _reduce(table, spec, keys, split_every, verbose,
+                     not mechanism.releases_weights, topo.n_edges, data_dependent_warnings())
+        forest = _reduce(table, topo, spec, keys, split_every, verbose,
                          "private tree: noise and minimum spanning forest")
         if mechanism.releases_weights or forest.lo.size >= n_tree_edges:
             break
@@ -396,6 +455,8 @@ def table_weight_max(table, verbose=0):
     Parameters
     ----------
     table : dask.dataframe.DataFrame or EdgeTable
+        The edge table; a DataFrame is read as :func:`as_edge_table` reads
+        it (columns ``u``, ``v``, ``weight``).
     verbose : int, default=0
         ``> 0``: report the computation's progress.
 

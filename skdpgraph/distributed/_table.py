@@ -20,6 +20,15 @@ def is_edge_table(X):
     """Whether ``X`` is a distributed edge table: an :class:`EdgeTable` or a Dask DataFrame.
 
     Cheap and import-free: a program that never imported dask never has one.
+
+    Parameters
+    ----------
+    X : object
+        Any input.
+
+    Returns
+    -------
+    bool
     """
     return isinstance(X, EdgeTable) or is_dask_frame(X)
 
@@ -34,10 +43,17 @@ class TableTopology(NamedTuple):
     n_edges : int
         ``|E|``: rows whose two ends differ (self-loops are dropped).
     n_self_loops : int
+        Rows whose two ends are the same node (dropped).
     node_ids : pandas.Index or None
         The node ids in node order when they are mapped to ``0..n-1``;
         None when the ids are the node numbers themselves.
     n_partitions : int
+        Partitions of the table's frame.
+    fingerprint : int
+        A 64-bit hash of the multiset of edges (the sum of a hash of each
+        pair of node numbers): the release pass computes it again from the
+        rows it reads and refuses a table whose rows changed since they
+        were counted.
     """
 
     n_nodes: int
@@ -45,6 +61,7 @@ class TableTopology(NamedTuple):
     n_self_loops: int
     node_ids: Optional[object]
     n_partitions: int
+    fingerprint: int = 0
 
 
 class EdgeTable:
@@ -60,9 +77,13 @@ class EdgeTable:
 
     Nothing is read when the table is made. The first fit (or
     :meth:`topology`) counts the nodes and edges with one pass over the
-    ``source`` and ``target`` columns (never the weights) and keeps the
-    result, so later fits on the same ``EdgeTable`` submit no task before
-    they charge the privacy budget.
+    table and keeps the result, so later fits on the same ``EdgeTable``
+    submit no task before they charge the privacy budget. The pass also
+    refuses weights that are NaN, infinite or negative, as the in-memory
+    input check does (nothing else about the weights leaves it). Each
+    release checks that the rows it reads are the rows counted (their
+    number, node numbers and a hash of the pairs) and refuses a table
+    whose source changed since: make a new ``EdgeTable`` then.
 
     Parameters
     ----------
@@ -156,6 +177,11 @@ class EdgeTable:
         Reads the ``source`` and ``target`` columns only; the result is
         public and kept on the table.
 
+        Parameters
+        ----------
+        verbose : int, default=0
+            Show Dask's progress bar (first call only).
+
         Returns
         -------
         TableTopology
@@ -166,7 +192,24 @@ class EdgeTable:
 
 
 def as_edge_table(X):
-    """``X`` as an :class:`EdgeTable`: itself, or a Dask DataFrame with columns u, v, weight."""
+    """``X`` as an :class:`EdgeTable`: itself, or a Dask DataFrame with columns u, v, weight.
+
+    Parameters
+    ----------
+    X : EdgeTable or dask.dataframe.DataFrame
+        An edge table, or a frame with the default columns ``u``, ``v`` and
+        ``weight``.
+
+    Returns
+    -------
+    EdgeTable
+        ``X`` itself, or ``EdgeTable(X)`` with the default options.
+
+    Raises
+    ------
+    TypeError
+        If ``X`` is neither.
+    """
     if isinstance(X, EdgeTable):
         return X
     if is_dask_frame(X):
@@ -185,9 +228,11 @@ def read_edge_parquet(path, source=SOURCE, target=TARGET, weight=WEIGHT, *, node
         opens (local paths or remote storage).
     source, target, weight : str
         Column names; only these three columns are read.
-    nodes, check_pairs
-        See :class:`EdgeTable`.
-    **kwargs
+    nodes : None, int, "map" or array-like, default=None
+        How node ids become node numbers; see :class:`EdgeTable`.
+    check_pairs : bool, default=True
+        Verify that no unordered pair is on two rows; see :class:`EdgeTable`.
+    **kwargs : dict
         Passed to ``dask.dataframe.read_parquet`` (e.g. ``blocksize``,
         ``storage_options``).
 
@@ -242,8 +287,34 @@ _SPREAD = np.uint64(0x9E3779B97F4A7C15)
 _ID_LIMIT = 2**32
 
 
-def _partition_topology(part, source, target, node_ids, n_buckets):
-    """One partition's counts and its pair keys, cut into the check's buckets.
+def pair_words(lo, hi):
+    """The pairs ``lo < hi`` of node numbers below ``2**32`` as words ``lo * 2**32 + hi``."""
+    return (lo.astype(np.uint64) << np.uint64(32)) | hi.astype(np.uint64)
+
+
+def pairs_fingerprint(words):
+    """Sum (mod ``2**64``) of a 64-bit hash of each pair word: a hash of the multiset of
+    pairs that partitions add up in any order (splitmix64's finaliser mixes each word)."""
+    x = words ^ (words >> np.uint64(30))
+    x *= np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(27)
+    x *= np.uint64(0x94D049BB133111EB)
+    x ^= x >> np.uint64(31)
+    return int(x.sum(dtype=np.uint64))
+
+
+def _check_weights(part, weight):
+    w = part[weight].to_numpy(dtype=np.float64, na_value=np.nan)
+    if w.size and not np.isfinite(w).all():
+        raise ValueError("edge weights must be finite; the edge table has NaN, NA or inf "
+                         f"in its column {weight!r}.")
+    if w.size and w.min() < 0:
+        raise ValueError("edge weights must be non-negative distances; the edge table has a "
+                         f"negative weight in its column {weight!r}.")
+
+
+def _partition_topology(part, source, target, weight, node_ids, n_buckets):
+    """One partition's counts, fingerprint and pair words, cut into the check's buckets.
 
     A pair ``lo < hi`` of node numbers below ``2**32`` is the word
     ``lo * 2**32 + hi``, spread by an odd multiplier (a bijection: equal
@@ -251,26 +322,26 @@ def _partition_topology(part, source, target, node_ids, n_buckets):
     ranges by their leading bits, so equal pairs from any partitions meet
     in one bucket.
     """
+    _check_weights(part, weight)
     u, v = _ends(part, source, target)
     if node_ids is not None:
         u, v = node_index(u, node_ids), node_index(v, node_ids)
+    # over every row: a node that is only in a self-loop is a node, as with nodes="map"
+    low = int(min(u.min(), v.min())) if u.size else 0
+    high = int(max(u.max(), v.max())) if u.size else -1
     keep = u != v
     rows, loops = u.size, int(u.size - np.count_nonzero(keep))
     u, v = u[keep], v[keep]
-    low = int(min(u.min(), v.min())) if u.size else 0
-    high = int(max(u.max(), v.max())) if u.size else -1
     if low < 0:
         raise ValueError(f"integer node ids must be >= 0; got {low}. Use nodes='map' to "
                          "map any ids to node numbers.")
     if high >= _ID_LIMIT:
         raise ValueError(f"node id {high} is too large to be a node number (ids must be "
                          "below 2**32); use nodes='map' to map the ids to node numbers.")
-    counts = (rows, loops, low, high)
+    words = pair_words(np.minimum(u, v), np.maximum(u, v))
+    counts = (rows, loops, low, high, pairs_fingerprint(words))
     if n_buckets == 0:
         return counts, ()
-    lo = np.minimum(u, v).astype(np.uint64)
-    hi = np.maximum(u, v).astype(np.uint64)
-    words = (lo << np.uint64(32)) | hi
     words *= _SPREAD
     words.sort()
     shift = np.uint64(64 - int(n_buckets).bit_length() + 1)
@@ -330,7 +401,7 @@ def _count_topology(table, verbose):
     import pandas as pd
     from dask import delayed
 
-    frame = table.frame[[table.source, table.target]]
+    frame = table.frame[[table.source, table.target, table.weight]]
     s_dtype, t_dtype = frame.dtypes[table.source], frame.dtypes[table.target]
     nodes = table.nodes
     integer = _integer_ids(s_dtype) and _integer_ids(t_dtype)
@@ -354,7 +425,12 @@ def _count_topology(table, verbose):
                 level = [delayed(_distinct, pure=True)(*level[i:i + 8])
                          for i in range(0, len(level), 8)]
             ids, = compute(level, verbose, "edge table: node ids")
-            node_ids = pd.Index(ids).sort_values()
+            try:
+                node_ids = pd.Index(ids).sort_values()
+            except TypeError as exc:
+                raise TypeError(
+                    f"the node ids of the edge table cannot be ordered ({exc}): ids of "
+                    "mixed types? Give them one type, e.g. frame[col].astype(str).") from None
         else:
             node_ids = pd.Index(np.asarray(nodes))
             if not node_ids.is_unique:
@@ -365,13 +441,14 @@ def _count_topology(table, verbose):
         6, int(2 * math.sqrt(len(parts))).bit_length() - 1)
     ids = delayed(node_ids, pure=True, traverse=False)  # one key, shared by the tasks
     tops = [delayed(_partition_topology, pure=True, nout=2)(
-        p, table.source, table.target, ids, n_buckets) for p in parts]
+        p, table.source, table.target, table.weight, ids, n_buckets) for p in parts]
     counts = [t[0] for t in tops]
     dups = [delayed(_bucket_duplicates, pure=True)(*[t[1][j] for t in tops])
             for j in range(n_buckets)]
     counts, dups = compute([counts, dups], verbose, "edge table: counting nodes and edges")
     rows = sum(c[0] for c in counts)
     loops = sum(c[1] for c in counts)
+    fingerprint = sum(c[4] for c in counts) % 2**64
     if sum(dups):
         raise ValueError(
             f"{sum(dups)} unordered pair(s) of the edge table are on more than one row (a "
@@ -391,7 +468,7 @@ def _count_topology(table, verbose):
                                  f"(ids must lie in 0..{n - 1}).")
     if n < 2:
         raise ValueError(f"The edge table must have at least 2 nodes; got {n}.")
-    return TableTopology(n, rows - loops, loops, node_ids, frame.npartitions)
+    return TableTopology(n, rows - loops, loops, node_ids, frame.npartitions, fingerprint)
 
 
 def node_index(part_ids, node_ids):
@@ -399,7 +476,10 @@ def node_index(part_ids, node_ids):
     pos = node_ids.get_indexer(part_ids)
     if pos.size and pos.min() < 0:
         bad = part_ids[int(np.flatnonzero(pos < 0)[0])]
-        raise ValueError(f"node id {bad!r} of the edge table is not in nodes.")
+        bad = bad.item() if isinstance(bad, np.generic) else bad
+        raise ValueError(f"node id {bad!r} of the edge table is not in nodes (or not in the "
+                         "table when its topology was counted: make a new EdgeTable for a "
+                         "changed source).")
     return pos
 
 
@@ -410,8 +490,11 @@ def labels_series(labels, table, npartitions=1):
     ----------
     labels : ndarray of shape (n_nodes,)
         ``labels_`` of an estimator fitted on ``table``.
-    table : EdgeTable
+    table : EdgeTable or dask.dataframe.DataFrame
+        The table the estimator was fitted on; its topology gives the node
+        ids.
     npartitions : int, default=1
+        Partitions of the series.
 
     Returns
     -------

@@ -121,7 +121,9 @@ def flip_pair_keys(edge_keys, n_pairs, p, random_state, *, sample_rate=1.0):
     p : float in [0, 1/2]
         Flip probability.
     random_state : numpy.random.Generator
+        Source of the coins.
     sample_rate : float in (0, 1], default=1.0
+        Probability ``q`` that a released pair is kept.
 
     Returns
     -------
@@ -243,13 +245,16 @@ def expected_added_edges(n_nodes, s, sample_rate=1.0):
     Parameters
     ----------
     n_nodes : int >= 2
+        Number of nodes ``n`` (public).
     s : float in (0, 1]
         Randomisation probability (each bit flips with probability ``s / 2``).
     sample_rate : float in (0, 1], default=1.0
+        Probability ``q`` that a released pair is kept.
 
     Returns
     -------
     float
+        ``q (s / 2) n (n - 1) / 2``.
 
     Examples
     --------

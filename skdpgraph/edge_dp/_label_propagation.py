@@ -117,9 +117,10 @@ class LabelPropagationResult(NamedTuple):
     rho : float or None
         zCDP parameter of the whole release (None: pure).
     epsilon : float
+        The ``epsilon`` of the ``(epsilon, delta)``-DP guarantee for graphs
+        that differ in one edge.
     delta : float
-        The ``(epsilon, delta)``-DP guarantee for graphs that differ in one
-        edge (``delta = 0``: pure).
+        Its ``delta`` (0: a pure guarantee).
     """
 
     labels: np.ndarray
@@ -149,7 +150,10 @@ def label_propagation_rounds(n_nodes, n_clusters):
     Parameters
     ----------
     n_nodes : int
+        Number of nodes ``n`` (>= 1, public).
     n_clusters : int or "auto"
+        Number of communities ``k``, in ``[1, n_nodes]``; ``"auto"``: sized
+        for ``k = 32``.
 
     Returns
     -------
@@ -398,6 +402,7 @@ def private_label_propagation(adjacency, n_clusters=8, *, epsilon=1.0, delta=1e-
         ``2 sqrt(d)`` plus the count noise's edge (``d`` the released mean
         degree).
     epsilon : float > 0, default=1.0
+        Edge-DP budget of the whole release (see ``delta``).
     delta : float in (0, 1) or None, default=1e-6
         ``(epsilon, delta)``-DP through zCDP; ``None``: pure ``epsilon``-DP
         (sequential composition, much weaker at equal epsilon).
@@ -537,8 +542,16 @@ def label_votes(adjacency, labels, epsilon, *, n_labels=None, weights=None,
 
     Parameters
     ----------
-    adjacency, labels, epsilon, n_labels, weights
-        As in :func:`label_vote_probabilities`.
+    adjacency : array-like, sparse matrix or networkx.Graph
+        The private graph.
+    labels : array-like of int >= 0, shape (n,)
+        The public labelling the votes count over.
+    epsilon : float > 0
+        Guarantee of each node's vote.
+    n_labels : int, default=None
+        Number of labels (``None``: the largest label + 1).
+    weights : array-like of float >= 0, shape (n_labels,), default=None
+        Public weights ``w_c`` of the counts (``None``: ones).
     {{random_state}}
 
     Returns
@@ -626,8 +639,12 @@ def bit_votes(adjacency, bits, epsilon, *, random_state=None):
 
     Parameters
     ----------
-    adjacency, bits, epsilon
-        As in :func:`bit_vote_probabilities`.
+    adjacency : array-like, sparse matrix or networkx.Graph
+        The private graph.
+    bits : array-like of -1/+1, shape (n,) or (n, r)
+        The public bits the votes read.
+    epsilon : float > 0
+        Guarantee of each vote.
     {{random_state}}
 
     Returns
@@ -658,8 +675,11 @@ def block_counts(adjacency, labels, *, n_labels=None):
     Parameters
     ----------
     adjacency : array-like, sparse matrix or networkx.Graph
+        The graph (see :func:`skdpgraph.utils.check_adjacency`).
     labels : array-like of int >= 0, shape (n,)
+        Label of each node.
     n_labels : int, default=None
+        Number of labels (``None``: the largest label + 1).
 
     Returns
     -------
@@ -702,6 +722,7 @@ def release_block_counts(adjacency, labels, *, n_labels=None, epsilon=None, rho=
     labels : array-like of int >= 0, shape (n,)
         Public labels.
     n_labels : int, default=None
+        Number of labels (``None``: the largest label + 1).
     epsilon : float, default=None
         Pure budget.
     rho : float, default=None

@@ -189,6 +189,7 @@ class EdgeFlipPerturbation(GraphInputTagsMixin, NodeFeaturesOutMixin, Transforme
         X : array-like, sparse matrix or networkx.Graph
             Adjacency of an undirected graph (see :func:`check_adjacency`).
         y : Ignored
+            Not used, present for API consistency.
 
         Returns
         -------
@@ -222,7 +223,9 @@ class EdgeFlipPerturbation(GraphInputTagsMixin, NodeFeaturesOutMixin, Transforme
         Parameters
         ----------
         X : array-like, sparse matrix or networkx.Graph
+            Adjacency of an undirected graph (see :func:`check_adjacency`).
         y : Ignored
+            Not used, present for API consistency.
 
         Returns
         -------

@@ -49,6 +49,7 @@ def pig_epsilon(s):
     Parameters
     ----------
     s : float or array-like in (0, 1]
+        Randomisation probability (each bit flips with probability ``s / 2``).
 
     Returns
     -------
@@ -107,9 +108,11 @@ def pig_expected_edges(n_nodes, n_edges, s):
     Parameters
     ----------
     n_nodes : int
+        ``n`` (>= 2).
     n_edges : int
         ``m``, at most ``n (n - 1) / 2``.
     s : float or array-like in (0, 1]
+        Randomisation probability.
 
     Returns
     -------
@@ -137,7 +140,9 @@ def pig_expected_density(density, s):
     Parameters
     ----------
     density : float or array-like in [0, 1]
+        Density ``d`` of the original graph, ``|E| / (n (n - 1) / 2)``.
     s : float or array-like in (0, 1]
+        Randomisation probability.
 
     Returns
     -------
@@ -172,6 +177,7 @@ def pig_s_from_epsilon(epsilon):
     Parameters
     ----------
     epsilon : float > 0
+        Edge-DP privacy loss of the flipping.
 
     Returns
     -------
@@ -238,6 +244,15 @@ def graph_density(adjacency):
     This is a function of the private topology: releasing it (or anything
     computed from it, such as ``suggest_s(graph_density(A))``) is not covered
     by the edge-flip guarantee. See :func:`dp_density`.
+
+    Parameters
+    ----------
+    adjacency : array-like, sparse matrix or networkx.Graph
+        See :func:`skdpgraph.utils.check_adjacency`.
+
+    Returns
+    -------
+    density : float in [0, 1]
     """
     A = check_adjacency(adjacency, what="adjacency")
     n = A.shape[0]
@@ -259,6 +274,7 @@ def dp_density(adjacency, epsilon, *, random_state=None):
     adjacency : array-like, sparse matrix or networkx.Graph
         See :func:`skdpgraph.utils.check_adjacency`.
     epsilon : float > 0
+        Privacy budget of the release (edge-DP).
     {{random_state}}
 
     Returns

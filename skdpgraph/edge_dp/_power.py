@@ -131,9 +131,10 @@ def noisy_power_method(adjacency, n_components, *, epsilon=1.0, delta=1e-6, rho=
     n_components : int
         ``k``, the number of eigenvectors (and of clusters); public.
     epsilon : float > 0, default=1.0
+        The ``epsilon`` of the ``(epsilon, delta)`` target (edge-DP).
     delta : float in (0, 1), default=1e-6
-        The ``(epsilon, delta)`` target; converted to zCDP with
-        :func:`skdpgraph.privacy.approx_dp_to_zcdp`.
+        The ``delta`` of the target; ``(epsilon, delta)`` is converted to
+        zCDP with :func:`skdpgraph.privacy.approx_dp_to_zcdp`.
     rho : float > 0, default=None
         A zCDP target instead (then ``epsilon`` and ``delta`` are ignored).
     n_iter : int >= 1, default=8

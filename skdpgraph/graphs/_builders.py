@@ -39,7 +39,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..exceptions import DenseMemoryError, DisconnectedGraphWarning
 from ..utils import check_dense_memory, check_graph, directed_csr, from_networkx, n_components
 from ..utils._config import CHUNK_SIZE, get_config, warn_data_dependent
-from ..utils._graph import _check_feature_scale
+from ..utils._graph import _check_feature_scale, _refuse_dask
 from ..utils._networkx import _is_networkx_graph
 from ..utils._param_validation import Interval, StrOptions, fit_context
 from ..utils._validation import NodeFeaturesOutMixin
@@ -246,6 +246,7 @@ class _GraphTransformer(NodeFeaturesOutMixin, TransformerMixin, BaseEstimator):
         return tags
 
     def _validate_X(self, X, reset, accept_sparse):
+        _refuse_dask(X, "X")
         if _is_networkx_graph(X):
             if self.metric != "precomputed":
                 raise TypeError(
@@ -299,6 +300,8 @@ class EpsilonGraph(_GraphTransformer):
         Neighbour-search algorithm (see
         :class:`~sklearn.neighbors.NearestNeighbors`).
     leaf_size : int, default=30
+        Leaf size of the ball tree or k-d tree (see
+        :class:`~sklearn.neighbors.NearestNeighbors`).
     n_jobs : int, default=None
         Parallel jobs of the neighbour search.
 
@@ -496,6 +499,7 @@ class EpsilonGraph(_GraphTransformer):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Points, or a square distance matrix with ``metric="precomputed"``.
         y : Ignored
+            Not used, present for API consistency.
 
         Returns
         -------
@@ -558,7 +562,9 @@ class EpsilonGraph(_GraphTransformer):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Points, or a square distance matrix with ``metric="precomputed"``.
         y : Ignored
+            Not used, present for API consistency.
 
         Returns
         -------
@@ -843,7 +849,10 @@ class HomogeneousGraph(_GraphTransformer):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Points, or a square distance matrix (dense or sparse) with
+            ``metric="precomputed"``.
         y : array-like of shape (n_samples,), default=None
+            Cluster labels for the benchmark construction.
 
         Returns
         -------

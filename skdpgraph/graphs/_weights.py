@@ -21,7 +21,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..utils import check_adjacency, from_networkx, similarity_to_distance
 from ..utils._networkx import _is_networkx_graph
 from ..utils._docs import fill_doc
-from ..utils._graph import _stored_entries
+from ..utils._graph import _refuse_dask, _stored_entries
 from ..utils._neighbours import common_neighbour_counts
 from ..utils._param_validation import Interval, StrOptions, fit_context
 from ..utils._validation import GraphInputTagsMixin, NodeFeaturesOutMixin
@@ -43,6 +43,7 @@ class _GraphWeightTransformer(GraphInputTagsMixin, NodeFeaturesOutMixin, Transfo
     _row_wise = False
 
     def _validate(self, X, reset):
+        _refuse_dask(X, "X")
         if _is_networkx_graph(X):  # the weights as stored (the transformer says what they
             X = from_networkx(X, weight_kind="distance")  # mean), rows in list(G)'s order
         elif sp.issparse(X):
@@ -128,6 +129,8 @@ class SimilarityToDistance(_GraphWeightTransformer):
     Parameters
     ----------
     conversion : {"inverse", "max_minus", "neg_log"}, default="inverse"
+        The decreasing map, as listed above (see
+        :func:`skdpgraph.utils.similarity_to_distance`).
     max_similarity : float > 0, default=None
         Public ``max`` of ``"max_minus"`` and ``"neg_log"``; larger
         similarities are clipped to it. ``None``: the largest similarity of
@@ -238,6 +241,7 @@ class StructuralDistance(_GraphWeightTransformer):
     Parameters
     ----------
     similarity : {"jaccard", "cosine"}, default="jaccard"
+        The similarity ``sim`` of the closed neighbourhoods, as listed above.
 
     Attributes
     ----------

@@ -165,6 +165,7 @@ def laplace_mst_error_bound(n_nodes, n_edges, epsilon, *, sensitivity, neighborh
     n_edges : int
         ``|E| >= |V| - 1`` (connected graph).
     epsilon : float
+        Pure-DP budget of the release (> 0).
     sensitivity : float
         ``mu`` of the neighbourhood.
     neighborhood : {"l1", "linf"}, default="l1"
@@ -175,6 +176,8 @@ def laplace_mst_error_bound(n_nodes, n_edges, epsilon, *, sensitivity, neighborh
         scale is also the exact calibration for ``"linf"`` neighbours with
         ``mu = 1 / |E|``.
     gamma : float in (0, 1], default=0.05
+        Failure probability: the bound holds with probability at least
+        ``1 - gamma``.
 
     Returns
     -------
@@ -268,6 +271,7 @@ def partitioning_topology_probability(graph, labels, epsilon, *, sensitivity, fo
         ``P(e) ~ exp(-eps_step w(e) / (2 mu))``, valid for ``"l1"`` and
         ``"linf"`` neighbours alike. The paper's ``Delta u`` is this ``mu``.
     form : {"corrected", "paper"}, default="corrected"
+        The valid bound, or the printed statement (see above).
 
     Returns
     -------
@@ -409,6 +413,7 @@ def order_preservation_probability(blocks, epsilon, *, sensitivity, neighborhood
         The true weights of each block, ``K >= 2`` non-empty blocks with
         ``max(blocks[i]) < min(blocks[i + 1])``.
     epsilon : float
+        Pure-DP budget of the release (> 0).
     sensitivity : float
         ``mu``.
     neighborhood : {"l1", "linf"}, default="l1"
@@ -420,6 +425,7 @@ def order_preservation_probability(blocks, epsilon, *, sensitivity, neighborhood
         ``|E|`` of the graph whose weights are released (only used under
         ``"linf"``); ``None`` takes the total size of the blocks.
     form : {"corrected", "paper"}, default="corrected"
+        The valid bound, or the thesis's statement as printed (see above).
 
     Returns
     -------

@@ -65,9 +65,12 @@ class HomogeneityResult(NamedTuple):
     alpha_strong : ndarray of float
         ``alpha_bar_i = M_i / m_i``: the largest ``alpha_{T|C_i}`` over all
         spanning trees (NaN when ``C_i`` has no internal edge).
-    max_intra, min_intra : ndarray of float
-        ``M_i`` and ``m_i``: largest and smallest weight of an edge of the
-        graph inside ``C_i`` (NaN if none).
+    max_intra : ndarray of float
+        ``M_i``: largest weight of an edge of the graph inside ``C_i`` (NaN
+        if none).
+    min_intra : ndarray of float
+        ``m_i``: smallest weight of an edge of the graph inside ``C_i`` (NaN
+        if none).
     min_inter : ndarray of float
         Smallest weight of an edge leaving ``C_i`` (``inf`` if none).
     strong_threshold : ndarray of float

@@ -239,6 +239,8 @@ def clustering_f1_score(reference_labels, labels, *, noise_label=-1, method="bes
     noise_label : scalar or None, default=-1
         Label of unclustered nodes in both arrays; ``None``: no noise label.
     method : {"best_match", "pairwise"}, default="best_match"
+        The F-measure of matched clusters, or the F1 over pairs of nodes
+        (see above).
 
     Returns
     -------

@@ -310,7 +310,12 @@ class BudgetAccountant:
 
     def set_default(self):
         """Make this the default accountant (of estimators given none, outside ``with``
-        blocks). Returns self."""
+        blocks).
+
+        Returns
+        -------
+        self
+        """
         BudgetAccountant._default = self
         BudgetAccountant._default_pid = os.getpid()
         return self
@@ -394,6 +399,11 @@ class BudgetAccountant:
             Spends to add up; this accountant's own by default.
         slack : float, default=None
             The slack of the composition; this accountant's by default.
+
+        Returns
+        -------
+        epsilon, delta : float
+            The composed total.
         """
         ledger = self._snapshot() if spent_budget is None else _Ledger(spent_budget)
         return ledger.total(self.slack if slack is None else slack)
@@ -407,6 +417,11 @@ class BudgetAccountant:
         """Budget left for each of ``k`` further equal spends.
 
         A guide: each spend is checked when it is made.
+
+        Parameters
+        ----------
+        k : int, default=1
+            Number of equal spends, in ``[1, 2**63]``.
 
         Returns
         -------
@@ -516,8 +531,22 @@ def charge(accountant, epsilon, delta):
     Parameters
     ----------
     accountant : object with ``check`` and ``spend``, or None
+        The accountant to charge (a :class:`BudgetAccountant`, diffprivlib's,
+        or any object with their ``check``/``spend`` methods); ``None``: the
+        default accountant.
     epsilon, delta : float
         The spend.
+
+    Raises
+    ------
+    skdpgraph.exceptions.BudgetError
+        If the spend does not fit in the accountant's budget (nothing is
+        spent).
+    TypeError
+        If ``accountant`` has no ``check`` or ``spend`` method.
+    skdpgraph.exceptions.DetachedAccountantError
+        If ``accountant`` is None in a worker process, where the caller's
+        default accountant is out of reach.
     """
     accountant = BudgetAccountant.load_default(accountant)
     accountant.check(epsilon, delta)
@@ -533,6 +562,16 @@ def pure_to_zcdp(epsilon):
 
     Any ``epsilon``-DP mechanism is ``(epsilon**2 / 2)``-zCDP ([BS16],
     Proposition 1.4).
+
+    Parameters
+    ----------
+    epsilon : float
+        Pure-DP parameter (>= 0; ``inf`` is accepted).
+
+    Returns
+    -------
+    rho : float
+        ``epsilon**2 / 2``.
     """
     epsilon = check_positive(epsilon, "epsilon", allow_zero=True, allow_inf=True)
     return 0.5 * epsilon * epsilon
@@ -544,6 +583,17 @@ def exponential_mechanism_zcdp(epsilon):
     The exponential mechanism ``P(r) ~ exp(epsilon * u(r) / (2 * Delta u))`` is
     ``epsilon``-DP and, being ``epsilon``-bounded range, ``(epsilon**2 / 8)``-zCDP
     ([CR21], Lemma 3.2), four times less than the generic ``epsilon**2 / 2``.
+
+    Parameters
+    ----------
+    epsilon : float
+        Pure-DP parameter of the exponential mechanism (>= 0; ``inf`` is
+        accepted).
+
+    Returns
+    -------
+    rho : float
+        ``epsilon**2 / 8``.
     """
     epsilon = check_positive(epsilon, "epsilon", allow_zero=True, allow_inf=True)
     return 0.125 * epsilon * epsilon
@@ -553,6 +603,16 @@ def exponential_mechanism_epsilon(rho):
     """Epsilon of an exponential mechanism that is ``rho``-zCDP: ``sqrt(8 rho)``.
 
     The inverse of :func:`exponential_mechanism_zcdp`.
+
+    Parameters
+    ----------
+    rho : float
+        zCDP parameter of the mechanism (finite and > 0).
+
+    Returns
+    -------
+    epsilon : float
+        ``sqrt(8 rho)``.
     """
     return math.sqrt(8.0 * check_positive(rho, "rho"))
 

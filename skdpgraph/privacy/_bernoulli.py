@@ -208,6 +208,11 @@ def randomized_response_loss(rates):
     rounded up to a double: the largest log-ratio of the probabilities of
     any released set under two graphs that differ in one edge.
 
+    Parameters
+    ----------
+    rates : RandomizedResponseRates
+        The realised probabilities (:func:`randomized_response_rates`).
+
     Returns
     -------
     float
@@ -244,7 +249,9 @@ def bernoulli_words(probability, size, random_state):
         ``(A, bits)``, ``0 <= A <= 2**bits``, ``bits`` a multiple of 64 (or
         ``(1, 0)``: always).
     size : int
+        Number of coins.
     random_state : numpy.random.Generator
+        Source of the uniform 64-bit words.
 
     Returns
     -------
@@ -288,6 +295,7 @@ def bernoulli_process(n, scale, thin, random_state):
     thin : tuple of int
         ``(T, bits)``, the thinning coin of :func:`bernoulli_words`.
     random_state : numpy.random.Generator
+        Source of the geometric gaps and of the thinning coins.
 
     Returns
     -------

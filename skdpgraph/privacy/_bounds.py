@@ -17,7 +17,25 @@ from ..utils._warnings import warn
 
 
 def check_weight_bounds(weight_bounds):
-    """Public weight bounds ``(low, high)`` as floats, ``0 <= low < high``, finite."""
+    """Public weight bounds ``(low, high)`` as floats, ``0 <= low < high``, finite.
+
+    Parameters
+    ----------
+    weight_bounds : (float, float)
+        Public bounds of the weights (distances).
+
+    Returns
+    -------
+    low, high : float
+
+    Raises
+    ------
+    TypeError
+        If ``weight_bounds`` is not iterable.
+    ValueError
+        If it is not two numbers, or they are not finite with
+        ``0 <= low < high``.
+    """
     return check_distance_range(weight_bounds, "weight_bounds")
 
 
@@ -82,12 +100,14 @@ def clip_to_bounds(weights, bounds):
     Parameters
     ----------
     weights : array-like of float
+        The private weights.
     bounds : (float, float)
         Public ``(low, high)``.
 
     Returns
     -------
     ndarray of float64
+        The weights clipped into ``[low, high]``, of the shape of ``weights``.
     """
     lo, hi = bounds
     weights = np.asarray(weights, dtype=np.float64)
@@ -107,6 +127,12 @@ def warn_out_of_bounds(count, bounds):
         Number of weights that were outside.
     bounds : (float, float)
         The public bounds they were clipped into.
+
+    Warns
+    -----
+    skdpgraph.exceptions.DataDependentWarning
+        Only while data-dependent warnings are on
+        (:func:`skdpgraph.utils.set_config`).
     """
     warn_data_dependent(
         f"{count} weight(s) lie outside weight_bounds=({bounds[0]:g}, {bounds[1]:g}) "

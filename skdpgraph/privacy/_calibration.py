@@ -96,6 +96,8 @@ def release_sensitivity(n_values, sensitivity, neighborhood, norm="l1"):
     sensitivity : float
         ``mu`` of the neighbourhood.
     neighborhood : {"l1", "linf"}
+        Neighbouring weight functions differ by at most ``mu`` in total
+        (``"l1"``) or on each edge (``"linf"``).
     norm : {"l1", "l2"}, default="l1"
         Norm of the sensitivity: L1 calibrates Laplace noise, L2 Gaussian
         noise.
@@ -139,6 +141,7 @@ def laplace_scale(l1_sensitivity, epsilon):
     l1_sensitivity : float
         ``Delta_1``.
     epsilon : float
+        Privacy budget (> 0).
 
     Returns
     -------
@@ -212,6 +215,8 @@ def exponential_tree_scale(epsilon, sensitivity, neighborhood, n_tree_edges):
     sensitivity : float
         ``mu`` of the neighbourhood (> 0).
     neighborhood : {"l1", "linf"}
+        Neighbouring weight functions differ by at most ``mu`` in total
+        (``"l1"``) or on each edge (``"linf"``).
     n_tree_edges : int
         Number of edges of a spanning forest, ``|V| - (number of
         components)``; it depends on the public topology only.
@@ -234,9 +239,14 @@ def input_perturbation_scale(noise, *, sensitivity, neighborhood, n_tree_edges,
     Parameters
     ----------
     noise : {"gumbel", "laplace", "gaussian"}
+        Noise added to every weight: ``"gumbel"`` is ``n_tree_edges``
+        composed exponential-mechanism steps; ``"laplace"`` (pure DP) and
+        ``"gaussian"`` (zCDP) release all ``n_edges`` weights.
     sensitivity : float
         ``mu`` (> 0).
     neighborhood : {"l1", "linf"}
+        Neighbouring weight functions differ by at most ``mu`` in total
+        (``"l1"``) or on each edge (``"linf"``).
     n_tree_edges : int
         ``|V|`` minus the number of connected components (public).
     n_edges : int
@@ -315,7 +325,10 @@ def laplace_mst_scale(n_edges, sensitivity, neighborhood, epsilon):
     sensitivity : float
         ``mu``.
     neighborhood : {"l1", "linf"}
+        Neighbouring weight functions differ by at most ``mu`` in total
+        (``"l1"``) or on each edge (``"linf"``).
     epsilon : float
+        Pure-DP budget (> 0).
 
     Returns
     -------
@@ -336,13 +349,18 @@ def weight_release_noise(n_released, sensitivity, neighborhood, *, epsilon=None,
     sensitivity : float
         ``mu``.
     neighborhood : {"l1", "linf"}
+        Neighbouring weight functions differ by at most ``mu`` in total
+        (``"l1"``) or on each edge (``"linf"``).
     epsilon : float, default=None
         Laplace: the pure-DP budget. Gaussian: with ``delta``, an
         ``(epsilon, delta)`` target converted to zCDP.
     rho : float, default=None
         Gaussian only: the zCDP budget (instead of ``epsilon``/``delta``).
     delta : float, default=None
+        Gaussian only, with ``epsilon``: the ``delta`` of the target, in
+        (0, 1).
     mechanism : {"laplace", "gaussian"}, default="laplace"
+        Laplace noise (pure DP) or Gaussian noise (zCDP).
 
     Returns
     -------
@@ -390,6 +408,24 @@ def edge_flip_epsilon(s):
     Each value is the smallest double at or above the exact ``ln(2/s - 1)``
     of the exact double ``s`` (an enclosure in :mod:`decimal`), so that what
     is charged is never below the true loss.
+
+    Parameters
+    ----------
+    s : float or array-like of float
+        Probability, in ``(0, 1]``, that a bit is replaced by a fair coin.
+
+    Returns
+    -------
+    epsilon : numpy.float64 or ndarray of float64
+        ``ln(2/s - 1)``, rounded up; an array of the shape of ``s`` for
+        array input.
+
+    Raises
+    ------
+    TypeError
+        If ``s`` does not hold real numbers.
+    ValueError
+        If a value of ``s`` is outside ``(0, 1]`` (or NaN).
     """
     def upper(x):
         bound = _edge_flip_loss_upper(float(x))
@@ -414,6 +450,22 @@ def edge_flip_s(epsilon):
     the exact ``ln(2/s - 1)`` of the returned double is at most ``epsilon``
     (checked on a :mod:`decimal` enclosure): the mechanism never spends more
     than asked.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy loss of each released bit (> 0).
+
+    Returns
+    -------
+    s : float
+        Probability, in ``(0, 1]``, that a bit is replaced by a fair coin.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not finite and > 0, or so large that ``s / 2``
+        underflows to 0.
     """
     epsilon = check_epsilon(epsilon)
     s = float(2.0 * expit(-epsilon))  # 2 / (1 + e^eps) without overflow
@@ -454,6 +506,8 @@ def tree_release_noise(mechanism, *, sensitivity, neighborhood, n_tree_edges, n_
     sensitivity : float
         ``mu``.
     neighborhood : {"l1", "linf"}
+        Neighbouring weight functions differ by at most ``mu`` in total
+        (``"l1"``) or on each edge (``"linf"``).
     n_tree_edges : int
         ``|V|`` minus the number of connected components (``|V| - 1`` is a
         public upper bound).
@@ -600,9 +654,17 @@ def signal_epsilon(mechanism, *, weight_range, sensitivity, neighborhood, n_tree
         As for :func:`tree_release_noise`.
     weight_range : float
         ``high - low`` of the weight bounds (> 0).
-    sensitivity, neighborhood, n_tree_edges, n_edges
+    sensitivity : float
+        ``mu`` (> 0), as for :func:`tree_release_noise`.
+    neighborhood : {"l1", "linf"}
         As for :func:`tree_release_noise`.
+    n_tree_edges, n_edges : int
+        ``|V|`` minus the number of connected components, and ``|E|``
+        (public), as for :func:`tree_release_noise`.
     accounting : {"pure", "zcdp"}, default="pure"
+        ``"pure"``: the threshold of a release calibrated by a pure
+        ``epsilon``; ``"zcdp"``: of a release calibrated through zCDP,
+        stated as ``(epsilon, delta)``-DP.
     delta : float, default=None
         Needed with ``accounting="zcdp"`` (except for ``"laplace"``, which
         runs as a pure mechanism).
@@ -658,6 +720,7 @@ def randomized_response_probability(epsilon):
     Parameters
     ----------
     epsilon : float > 0
+        Privacy loss of each reported bit.
 
     Returns
     -------
@@ -687,6 +750,7 @@ def edge_product_sensitivity(iterate):
     Parameters
     ----------
     iterate : array-like of shape (n, k), n >= 2
+        The public matrix ``X`` (finite).
 
     Returns
     -------
@@ -720,6 +784,7 @@ def noisy_power_budget(n_iter, *, epsilon=None, delta=None, rho=None):
     Parameters
     ----------
     n_iter : int >= 1
+        Number of iterations, one Gaussian release each.
     epsilon, delta : float, default=None
         An ``(epsilon, delta)`` target, converted with
         :func:`~skdpgraph.privacy.approx_dp_to_zcdp` (Canonne, Kamath and
@@ -816,6 +881,7 @@ def bit_vote_scale(epsilon, mean, direction=None):
     Parameters
     ----------
     epsilon : float > 0
+        Guarantee of one vote of one node.
     mean : array-like of shape (r,)
         Public means of the bits, in ``[-1, 1]``.
     direction : array-like of shape (r,), default=None

@@ -26,17 +26,28 @@ class BudgetPlan(NamedTuple):
 
     Attributes
     ----------
-    tree_epsilon, tree_rho : float or None
-        Budget of the tree mechanism: a pure epsilon, or a zCDP rho (one of
-        them is None).
-    weight_epsilon, weight_rho : float or None
-        Budget of the Weight-Release (Laplace with ``weight_epsilon``,
-        Gaussian with ``weight_rho``); both None when the tree mechanism
-        releases its weights itself.
+    tree_epsilon : float or None
+        Pure budget of the tree mechanism; None when it is calibrated by
+        ``tree_rho``.
+    tree_rho : float or None
+        zCDP budget of the tree mechanism; None when it is calibrated by
+        ``tree_epsilon``.
+    weight_epsilon : float or None
+        Budget of the Laplace Weight-Release (pure accounting); None under
+        zCDP accounting or when the tree mechanism releases its weights
+        itself.
+    weight_rho : float or None
+        Budget of the Gaussian Weight-Release (zCDP accounting); None under
+        pure accounting or when the tree mechanism releases its weights
+        itself.
     rho : float or None
-        zCDP parameter of the whole release under zCDP accounting.
-    epsilon_spent, delta_spent : float
-        The ``(epsilon, delta)``-DP guarantee of the whole release.
+        zCDP parameter of the whole release under zCDP accounting; None for
+        a pure guarantee.
+    epsilon_spent : float
+        The ``epsilon`` of the ``(epsilon, delta)``-DP guarantee of the
+        whole release.
+    delta_spent : float
+        Its ``delta`` (0.0: a pure guarantee).
     """
 
     tree_epsilon: Optional[float]
@@ -123,9 +134,11 @@ class LabelPropagationPlan(NamedTuple):
         ``sigma`` under zCDP, the discrete Laplace scale when pure.
     rho : float or None
         zCDP parameter of the whole release (None for a pure plan).
-    epsilon_spent, delta_spent : float
-        The ``(epsilon, delta)``-DP guarantee of the whole release for graphs
-        that differ in one edge (``delta_spent = 0``: pure).
+    epsilon_spent : float
+        The ``epsilon`` of the ``(epsilon, delta)``-DP guarantee of the
+        whole release for graphs that differ in one edge.
+    delta_spent : float
+        Its ``delta`` (0.0: a pure guarantee).
     """
 
     bit_epsilon: float
@@ -171,6 +184,8 @@ def plan_label_propagation(epsilon=None, *, delta=None, rho=None, n_bits, n_roun
         Alone: a pure budget. With ``delta``: an ``(epsilon, delta)`` target,
         reached through zCDP (:func:`approx_dp_to_zcdp`).
     delta : float in (0, 1), default=None
+        With ``epsilon``: the ``delta`` of the target. With ``rho``
+        (required): the ``delta`` at which the guarantee is reported.
     rho : float, default=None
         A zCDP budget instead of ``epsilon``.
     n_bits, n_rounds : int >= 1

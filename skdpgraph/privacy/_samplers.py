@@ -83,6 +83,7 @@ def standard_exponential(size, random_state):
     Parameters
     ----------
     size : int
+        Number of draws.
     random_state : numpy.random.Generator
         Only its ``bit_generator.random_raw`` is used (64-bit words).
 
@@ -125,11 +126,14 @@ def standard_gumbel(size, random_state):
     Parameters
     ----------
     size : int or tuple of int
+        Number of draws, or shape of the output.
     random_state : numpy.random.Generator
+        As for :func:`standard_exponential`.
 
     Returns
     -------
     ndarray of float64
+        Of shape ``size`` (``(size,)`` for an int).
     """
     if isinstance(size, (int, np.integer)):
         e = standard_exponential(int(size), random_state)

@@ -17,6 +17,7 @@ import threading
 import warnings
 
 from sklearn.base import clone, is_classifier
+from sklearn.utils import indexable
 from sklearn.model_selection import (
     GridSearchCV,
     ParameterGrid,
@@ -26,6 +27,7 @@ from sklearn.model_selection import (
 )
 
 from ..exceptions import BudgetError
+from ..utils._graph import dask_input
 from ._accounting import BudgetAccountant, _check_eps_delta
 
 # Relative slack of a spend against the prepaid amount (float sums).
@@ -166,6 +168,10 @@ class PrepaidBudget:
         ----------
         epsilon, delta : float
             The spend.
+
+        Returns
+        -------
+        True
         """
         epsilon, delta = _check_eps_delta(epsilon, delta)
         if not self._is_ticket():
@@ -300,6 +306,21 @@ def _candidates(search):
     )
 
 
+def _check_searchable(X, y, groups):
+    """Refuse, before the charge, data the search cannot split: it would fail at its first
+    step, after every fit was paid for."""
+    kind = dask_input(X)
+    if kind is not None:  # indexing it by rows would read it whole, if it could be done
+        raise TypeError(
+            f"prepay_search: X is {kind}, which a search cannot split into folds; fit the "
+            "estimator on it directly, or search on an in-memory graph. Nothing was charged.")
+    try:
+        indexable(X, y, groups)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"prepay_search: the search cannot index X, y and groups ({exc}). "
+                        "Nothing was charged.") from exc
+
+
 def prepay_search(search, X, y=None, *, groups=None, accountant=None):
     """Charge every fit of a search on the client, then let it run anywhere.
 
@@ -327,9 +348,15 @@ def prepay_search(search, X, y=None, *, groups=None, accountant=None):
         with an ``accountant`` parameter. A RandomizedSearchCV whose sampled
         candidates differ in cost needs an integer ``random_state``, so that
         the candidates charged are the ones it will fit.
-    X, y, groups :
-        What ``search.fit`` will be given (for the number of folds, and for
-        the public size of the graph, which some costs depend on).
+    X : array-like, sparse matrix or networkx.Graph
+        The input ``search.fit`` will be given (for the number of folds, and
+        for the public size of the graph, which some costs depend on).
+    y : array-like of shape (n_samples,), default=None
+        The ``y`` ``search.fit`` will be given (e.g. reference labels for
+        the scorer).
+    groups : array-like of shape (n_samples,), default=None
+        The ``groups`` ``search.fit`` will be given, for a group-aware
+        splitter in ``search.cv``.
     accountant : BudgetAccountant or duck-typed accountant, default=None
         Where to charge; default: the estimator's own accountant if it has
         one, else the default accountant of this process.
@@ -373,6 +400,7 @@ def prepay_search(search, X, y=None, *, groups=None, accountant=None):
     path = paths[0]
     if accountant is None:
         accountant = estimator.get_params()[path]
+    _check_searchable(X, y, groups)
     costs = [_fit_cost(clone(estimator).set_params(**params), path, X, y)
              for params in candidates]
     if not fixed and len(set(costs)) > 1:

@@ -57,6 +57,8 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
         Pure-DP budget of the tree topology (> 0).
     {{sensitivity}}
     neighborhood : {"l1", "linf"}, default="l1"
+        Sets ``Delta``: ``mu`` under ``"l1"``, ``(|V| - c) mu`` under
+        ``"linf"``.
     delta : float, default=None
         With ``epsilon``: an ``(epsilon, delta)`` target, reached through
         zCDP (the mechanism is then run with ``epsilon = sqrt(8 rho)``).

@@ -76,6 +76,11 @@ def input_perturbation_tree(graph, epsilon=None, *, sensitivity, neighborhood="l
         ``"gaussian"``).
     {{sensitivity}}
     neighborhood : {"l1", "linf"}, default="linf"
+        Neighbouring weight functions differ by at most ``mu`` in total
+        (``"l1"``) or on each edge (``"linf"``). The Gumbel calibration is
+        the same under both; Laplace and Gaussian noise cover the ``|E|``
+        weights (sensitivity ``|E| mu``, or ``sqrt(|E|) mu`` in L2, under
+        ``"linf"``).
     delta : float, default=None
         In (0, 1).
     rho : float, default=None

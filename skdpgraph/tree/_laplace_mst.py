@@ -33,6 +33,9 @@ def laplace_mst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=No
         Pure-DP budget (> 0).
     {{sensitivity}}
     neighborhood : {"l1", "linf"}, default="l1"
+        ``"l1"``: Laplace scale ``mu / epsilon``. ``"linf"``: every one of the
+        ``|E|`` weights can move by ``mu`` at once, so the scale is
+        ``|E| mu / epsilon``.
     delta, rho : None
         Laplace-MST is calibrated by a pure ``epsilon`` only; these exist so
         that every tree mechanism has the same signature, and must be None.
@@ -48,6 +51,7 @@ def laplace_mst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=No
         measured with the true weights (thesis, Definition 3.2.1).
 
     Notes
+    -----
     The noisy weights are released on a public grid with exact discrete
     Laplace noise (:func:`skdpgraph.privacy.release_laplace`), so the
     guarantee also holds in floating point. For a dense (complete) graph all

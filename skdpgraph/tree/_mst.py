@@ -122,7 +122,21 @@ def edge_list_mst(u, v, key, n, dense=False):
 
 
 def tree_from_graph(graph):
-    """The canonical graph itself if it is a forest, else its exact MST."""
+    """The canonical graph itself if it is a forest, else its exact MST.
+
+    Parameters
+    ----------
+    graph : ndarray of shape (n, n) or scipy.sparse.csr_array
+        A canonical graph (:func:`skdpgraph.utils.check_graph`); it is not
+        validated again.
+
+    Returns
+    -------
+    SpanningTree
+        A sparse graph that is a forest, with its own edges and weights;
+        otherwise its minimum spanning forest
+        (:func:`minimum_spanning_tree`).
+    """
     if sp.issparse(graph) and is_forest(graph):
         u, v, w = graph_edges(graph)
         return SpanningTree(graph, np.column_stack([u, v]), w)

@@ -98,6 +98,8 @@ def register_tree_mechanism(name, func, *, releases_weights=False, zcdp=True,
     Parameters
     ----------
     name : str
+        Key of the mechanism in :data:`TREE_MECHANISMS`; an existing entry
+        of that name is replaced.
     func : callable
         A function with the registry's signature (see the module docstring).
     releases_weights, zcdp, composed_steps : bool
@@ -108,6 +110,12 @@ def register_tree_mechanism(name, func, *, releases_weights=False, zcdp=True,
     truncation : callable, default=None
         The total variation of its sampler from its law, a function of the
         number of edges; see :class:`TreeMechanism`.
+
+    Raises
+    ------
+    TypeError
+        If ``name`` is not a str, or ``func``, ``edge_noise`` or
+        ``truncation`` is not callable (the last two may be None).
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a str; got {type(name).__name__}.")
@@ -122,7 +130,23 @@ def register_tree_mechanism(name, func, *, releases_weights=False, zcdp=True,
 
 
 def get_tree_mechanism(name):
-    """The registered :class:`TreeMechanism` called ``name`` (ValueError if none)."""
+    """The registered :class:`TreeMechanism` called ``name`` (ValueError if none).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`TREE_MECHANISMS`.
+
+    Returns
+    -------
+    TreeMechanism
+        The mechanism's record.
+
+    Raises
+    ------
+    ValueError
+        If no mechanism is registered under ``name``.
+    """
     try:
         return TREE_MECHANISMS[name]
     except (KeyError, TypeError):
@@ -163,7 +187,11 @@ def choose_tree_mechanism(*, neighborhood="l1", accounting="pure", delta=None, e
     Parameters
     ----------
     neighborhood : {"l1", "linf"}, default="l1"
+        Neighbouring weight functions differ by at most ``sensitivity`` in
+        total (``"l1"``) or on each edge (``"linf"``).
     accounting : {"pure", "zcdp"}, default="pure"
+        How the release's budget is composed (see
+        :func:`skdpgraph.privacy.plan_tree_release`).
     delta : float, default=None
         Part of the budget; not needed by the rule (documented for
         completeness: it is public).
@@ -230,13 +258,25 @@ def check_tree_release(mechanism, plan, *, sensitivity, neighborhood, n_nodes, n
     Parameters
     ----------
     mechanism : TreeMechanism
+        The registered mechanism the fit will run.
     plan : skdpgraph.privacy.BudgetPlan
+        The budget of the release, from
+        :func:`skdpgraph.privacy.plan_tree_release`.
     sensitivity : float
+        ``mu`` of the neighbourhood (> 0).
     neighborhood : {"l1", "linf"}
+        Neighbouring weight functions differ by at most ``sensitivity`` in
+        total (``"l1"``) or on each edge (``"linf"``).
     n_nodes, n_edges : int
         ``|V|`` and ``|E|`` (public).
     graph : ndarray or scipy.sparse.csr_array, default=None
         The canonical graph, for its number of components.
+
+    Raises
+    ------
+    ValueError
+        If a grid release of the plan falls outside the supported range
+        (grid or noise scale not representable).
     """
     budget = {"rho": plan.tree_rho} if plan.tree_rho is not None else {
         "epsilon": plan.tree_epsilon}
@@ -275,14 +315,19 @@ def release_private_tree(graph, mechanism, plan, *, sensitivity, neighborhood,
     graph : ndarray or scipy.sparse.csr_array
         Canonical graph whose weights already lie in ``weight_bounds``.
     mechanism : TreeMechanism
+        A registered mechanism (:func:`get_tree_mechanism`).
     plan : skdpgraph.privacy.BudgetPlan
         From :func:`skdpgraph.privacy.plan_tree_release` with the
         mechanism's capabilities.
     sensitivity : float
+        ``mu`` of the neighbourhood (> 0).
     neighborhood : {"l1", "linf"}
+        Neighbouring weight functions differ by at most ``sensitivity`` in
+        total (``"l1"``) or on each edge (``"linf"``).
     weight_bounds : (float, float)
         Public bounds of the weights.
     random_state : numpy.random.Generator
+        Source of all the noise of the release.
 
     Returns
     -------
@@ -314,13 +359,22 @@ def finish_tree_release(tree, mechanism, plan, *, sensitivity, neighborhood, wei
     tree : SpanningTree
         The mechanism's output: released weights, or the true ones.
     mechanism : TreeMechanism
+        The mechanism that made ``tree``.
     plan : skdpgraph.privacy.BudgetPlan
-    sensitivity, neighborhood, weight_bounds, random_state
+        The budget of the release; its Weight-Release part is spent here.
+    sensitivity : float
+        As for :func:`release_private_tree`.
+    neighborhood : {"l1", "linf"}
+        As for :func:`release_private_tree`.
+    weight_bounds : (float, float)
+        As for :func:`release_private_tree`.
+    random_state : numpy.random.Generator
         As for :func:`release_private_tree`.
 
     Returns
     -------
     SpanningTree
+        Edges and released weights in ``(0, 1]``.
     """
     if mechanism.releases_weights:
         w = normalize_weights(tree.weights, weight_bounds)

@@ -66,6 +66,7 @@ def root_forest(edges, weights, n):
         (``parent_rank`` indexes this array: the rank in lexicographic order
         when the edges come as a :class:`SpanningTree` lists them).
     weights : ndarray of shape (m,)
+        Real value of each edge (becomes ``parent_weight`` of its child end).
     n : int
         Number of nodes.
 
@@ -118,6 +119,7 @@ def path_max(forest, a, b):
     forest : RootedForest
         From :func:`root_forest`, with the edge values as weights.
     a, b : ndarray of int, shape (q,)
+        The ends of the ``q`` paths, node numbers in ``0..n-1``.
 
     Returns
     -------

@@ -61,6 +61,8 @@ def release_tree_weights(tree, epsilon=None, *, sensitivity, neighborhood="l1",
         tree's weights, with a :class:`~skdpgraph.exceptions.PrivacyLeakWarning`.
     {{random_state}}
     mechanism : {"laplace", "gaussian"}, default="laplace"
+        Laplace noise (``epsilon``-DP) or Gaussian noise (``rho``-zCDP, or
+        ``(epsilon, delta)``-DP through the zCDP conversion).
     delta : float, default=None
         Gaussian with ``epsilon``: the target delta.
     rho : float, default=None

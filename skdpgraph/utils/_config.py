@@ -63,6 +63,13 @@ def get_config():
 
     ``max_dense_memory`` in bytes (per thread) and ``data_dependent_warnings``
     (per process).
+
+    Returns
+    -------
+    config : dict
+        Keys ``"max_dense_memory"`` (a number of bytes) and
+        ``"data_dependent_warnings"`` (a bool), as :func:`set_config`
+        describes them; changing the dict changes no setting.
     """
     config = dict(_config())
     config["data_dependent_warnings"] = data_dependent_warnings()
@@ -111,6 +118,21 @@ def set_config(max_dense_memory=None, data_dependent_warnings=None):
 @contextmanager
 def config_context(**settings):
     """Temporarily change the settings, as :func:`set_config` takes them.
+
+    On exit, every setting is restored to its value on entry, also when the
+    block raises.
+
+    Parameters
+    ----------
+    **settings : dict
+        Keyword arguments of :func:`set_config` (``max_dense_memory``,
+        ``data_dependent_warnings``); ``None`` or an omitted setting leaves
+        it as is.
+
+    Yields
+    ------
+    None
+        The settings hold within the ``with`` block.
 
     Examples
     --------

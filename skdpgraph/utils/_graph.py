@@ -24,6 +24,7 @@ topology, where a dense array is an adjacency matrix (its nonzero entries are
 the edges), not a complete graph of distances.
 """
 
+import sys
 
 import numpy as np
 import scipy.sparse as sp
@@ -45,6 +46,49 @@ from ._weights import (
 SYMMETRY_RTOL = 1e-8
 
 
+
+
+def dask_input(X):
+    """What kind of Dask input ``X`` is, or None (never imports dask).
+
+    ``"a Dask DataFrame"`` (or ``Array``, ``Series``, ...) for a Dask
+    collection, ``"an edge table"`` for an object holding one as ``frame``
+    (:class:`skdpgraph.distributed.EdgeTable`). A program that never
+    imported dask has none.
+
+    Parameters
+    ----------
+    X : object
+
+    Returns
+    -------
+    str or None
+    """
+    dask = sys.modules.get("dask")
+    if dask is None:
+        return None
+    if dask.is_dask_collection(X):
+        return f"a Dask {type(X).__name__}"
+    if dask.is_dask_collection(getattr(X, "frame", None)):
+        return "an edge table"
+    return None
+
+
+def _refuse_dask(X, what):
+    """A Dask input where an in-memory graph is needed: refused before anything is computed
+    (``np.asarray`` would pull the whole collection into this process)."""
+    kind = dask_input(X)
+    if kind is None:
+        return
+    if kind.startswith("a Dask Array"):
+        hint = ("compute it first (X.compute()) if it fits in memory; a graph larger than "
+                "memory is given as an edge table (skdpgraph.distributed.EdgeTable) to DBMSTClu "
+                "or PrivateMSTClustering")
+    else:
+        hint = ("an edge table is taken by DBMSTClu and PrivateMSTClustering "
+                "(metric='precomputed') only; here the graph must be in memory, e.g. "
+                "skdpgraph.utils.edges_to_csr of the computed columns")
+    raise TypeError(f"{what} is {kind}: {hint}.")
 
 
 def _check_dtype(dtype, what):
@@ -79,7 +123,11 @@ def _canonical_dense(D, what):
     if D.shape[0] != D.shape[1]:
         raise ValueError(
             f"{what} with metric='precomputed' must be square; got shape "
-            f"{D.shape}."
+            f"{D.shape}." + (
+                " An edge list (rows u, v, weight) is a graph once built: "
+                "skdpgraph.utils.edges_to_csr(u, v, weight, n_nodes), or a Dask DataFrame "
+                "of edges for DBMSTClu and PrivateMSTClustering."
+                if D.shape[1] in (2, 3) and D.shape[0] > 3 else "")
         )
     check_n_nodes(D.shape[0])
     G = np.array(D, dtype=np.float64, copy=True)
@@ -235,6 +283,9 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
         * a :class:`networkx.Graph` (any ``metric``): converted with
           :func:`from_networkx` using the ``"weight"`` attribute.
     metric : str or callable, default="precomputed"
+        ``"precomputed"``: ``X`` is the graph itself. Any other value: a
+        metric of :func:`sklearn.metrics.pairwise_distances`, and ``X`` a
+        feature matrix.
     metric_params : dict, default=None
         Extra keyword arguments for the metric.
     what : str, default="X"
@@ -266,6 +317,7 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
     check_weight_kind(weight_kind)
     if _is_networkx_graph(X):
         return from_networkx(X, weight_kind=weight_kind)
+    _refuse_dask(X, what)
     if metric == "precomputed":
         if sp.issparse(X):
             G = _canonical_sparse(X, what)
@@ -408,6 +460,7 @@ def _validate_array(X, what):
     """
     if _is_networkx_graph(X):
         return X
+    _refuse_dask(X, what)
     if sp.issparse(X):
         X = sp.coo_array(_stored_entries(X))
     elif isinstance(X, (list, tuple)):

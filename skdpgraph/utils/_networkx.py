@@ -136,6 +136,8 @@ def to_networkx(graph, labels=None, label_attr="label"):
     labels : array-like of shape (n,), default=None
         Optional node labels, stored as node attribute ``label_attr``.
     label_attr : str, default="label"
+        Name of the node attribute that holds ``labels`` (unused without
+        ``labels``).
 
     Returns
     -------

@@ -45,12 +45,18 @@ def keyed_generator(key):
     Parameters
     ----------
     key : bytes of length 32
+        Secret key of the stream, read as a little-endian 256-bit integer.
 
     Returns
     -------
     numpy.random.Generator
         AES-128 counter mode (``randomgen.AESCounter``) with AES-NI,
         ChaCha20 otherwise, seeded with the 256-bit integer ``key``.
+
+    Raises
+    ------
+    ValueError
+        If ``key`` is not a ``bytes`` object of length 32.
     """
     from randomgen import AESCounter, ChaCha
 

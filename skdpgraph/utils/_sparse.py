@@ -13,7 +13,20 @@ _INT32_MAX = np.iinfo(np.int32).max
 
 
 def index_dtype(*sizes):
-    """int32 when every size fits (scipy's compiled kernels prefer it), else int64."""
+    """int32 when every size fits (scipy's compiled kernels prefer it), else int64.
+
+    Parameters
+    ----------
+    *sizes : int
+        Largest values the indices must hold (numbers of nodes, of stored
+        entries).
+
+    Returns
+    -------
+    type
+        ``numpy.int32`` when every size is below ``2**31 - 1`` (or no size
+        is given), else ``numpy.int64``.
+    """
     return np.int32 if max(sizes, default=0) < _INT32_MAX else np.int64
 
 
@@ -78,6 +91,7 @@ def directed_csr(row, col, data, shape):
         Entry positions, each at most once; already sorted by ``(row, col)``
         is the fast path (no sort).
     data : ndarray
+        Entry values, one per ``(row, col)``; their dtype is kept.
     shape : int or (int, int)
         ``n`` for a square ``(n, n)`` matrix.
 
@@ -106,8 +120,20 @@ def graph_edges(graph):
     """Undirected edge list ``(u, v, w)`` with ``u < v`` of a canonical graph.
 
     For a dense (complete) graph this lists all ``n (n - 1) / 2`` pairs.
-    Edges are ordered lexicographically by ``(u, v)``; ``u`` and ``v`` are
-    int64 and ``w`` float64.
+    Edges are ordered lexicographically by ``(u, v)``.
+
+    Parameters
+    ----------
+    graph : ndarray of shape (n, n) or scipy sparse matrix
+        A canonical graph (:func:`check_graph`): a dense complete graph, or
+        a symmetric sparse graph whose stored entries are its edges.
+
+    Returns
+    -------
+    u, v : ndarray of int64 of shape (m,)
+        Endpoints of the ``m`` edges, ``u < v``.
+    w : ndarray of float64 of shape (m,)
+        Their weights.
     """
     if sp.issparse(graph):
         G = graph.tocsr()
@@ -126,7 +152,18 @@ def graph_edges(graph):
 
 
 def n_components(graph):
-    """Number of connected components (1 for a dense, complete graph)."""
+    """Number of connected components (1 for a dense, complete graph).
+
+    Parameters
+    ----------
+    graph : ndarray of shape (n, n) or scipy sparse matrix
+        A canonical graph (:func:`check_graph`).
+
+    Returns
+    -------
+    int
+        Number of connected components; an isolated node is one.
+    """
     if not sp.issparse(graph):
         return 1
     from ._sparse_kernels import csr_components
@@ -152,6 +189,16 @@ def weight_range(graph):
 
     Dense input: the off-diagonal entries, block by block (no ``n x n`` mask).
     A graph with no edge gives ``(0.0, 1.0)``.
+
+    Parameters
+    ----------
+    graph : ndarray of shape (n, n) or scipy sparse matrix
+        A canonical graph (:func:`check_graph`).
+
+    Returns
+    -------
+    low, high : float
+        The smallest and the largest weight.
     """
     if sp.issparse(graph):
         if graph.data.size == 0:
@@ -188,7 +235,9 @@ def mst_edge_indices(u, v, key, n):
         Edge endpoints, ``u != v``, each unordered pair at most once;
         ``n < 2**31``.
     key : ndarray of float, shape (m,)
+        The order of the edges (any real values, ties broken by edge index).
     n : int
+        Number of nodes.
 
     Returns
     -------

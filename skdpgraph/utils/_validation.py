@@ -29,6 +29,7 @@ def check_real(value, name, *, low=None, high=None, low_open=False, high_open=Fa
     Parameters
     ----------
     value : object
+        The value to check: a ``numbers.Real`` other than a bool.
     name : str
         Parameter name used in the messages.
     low, high : float or None
@@ -75,6 +76,7 @@ def check_positive(value, name, *, allow_zero=False, allow_inf=False, low=None, 
     Parameters
     ----------
     value : object
+        The value to check: a ``numbers.Real`` other than a bool.
     name : str
         Parameter name used in the messages.
     allow_zero, allow_inf : bool, default=False
@@ -98,6 +100,7 @@ def check_int(value, name, minimum=None, maximum=None):
     Parameters
     ----------
     value : object
+        The value to check: a ``numbers.Integral`` other than a bool.
     name : str
         Parameter name used in the messages.
     minimum, maximum : int or None, default=None

@@ -26,7 +26,23 @@ SIMILARITY_CONVERSIONS = ("inverse", "max_minus", "neg_log")
 
 
 def check_weight_kind(weight_kind):
-    """``weight_kind`` checked: None, ``"distance"`` or ``"similarity"``."""
+    """``weight_kind`` checked: None, ``"distance"`` or ``"similarity"``.
+
+    Parameters
+    ----------
+    weight_kind : {"distance", "similarity"} or None
+        What the weights of a graph mean (see :func:`check_graph`).
+
+    Returns
+    -------
+    weight_kind : {"distance", "similarity"} or None
+        ``weight_kind`` itself.
+
+    Raises
+    ------
+    ValueError
+        For any other value.
+    """
     if weight_kind is not None and weight_kind not in WEIGHT_KINDS:
         raise ValueError(
             f"weight_kind must be 'distance', 'similarity' or None; got {weight_kind!r}."

@@ -24,11 +24,14 @@ from scipy.sparse.csgraph import minimum_spanning_tree as scipy_mst
 
 distributed = pytest.importorskip("distributed")
 dd = pytest.importorskip("dask.dataframe")
+import dask  # noqa: E402
+import dask.array as da  # noqa: E402
 import pandas as pd  # noqa: E402
 from distributed.diagnostics.plugin import SchedulerPlugin  # noqa: E402
+from sklearn.model_selection import GridSearchCV  # noqa: E402
 from sklearn.pipeline import make_pipeline  # noqa: E402
 
-from skdpgraph.cluster import DBMSTClu, PrivateMSTClustering  # noqa: E402
+from skdpgraph.cluster import SCAN, DBMSTClu, PrivateMSTClustering  # noqa: E402
 from skdpgraph.distributed import (  # noqa: E402
     EdgeTable,
     labels_series,
@@ -37,9 +40,14 @@ from skdpgraph.distributed import (  # noqa: E402
     release_table_forest,
     table_spanning_forest,
 )
-from skdpgraph.privacy import BudgetAccountant, plan_tree_release, release_laplace  # noqa: E402
+from skdpgraph.privacy import (  # noqa: E402
+    BudgetAccountant,
+    plan_tree_release,
+    prepay_search,
+    release_laplace,
+)
 from skdpgraph.tree import TREE_MECHANISMS, get_tree_mechanism, register_tree_mechanism  # noqa: E402
-from skdpgraph.utils import keyed_generator  # noqa: E402
+from skdpgraph.utils import config_context, keyed_generator  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -380,12 +388,17 @@ def test_refusals(client):
         EdgeTable(dd.from_pandas(both, npartitions=3)).topology()
     assert EdgeTable(dd.from_pandas(both, npartitions=3),
                      check_pairs=False).topology().n_edges == 2 * len(df)
-    negative = df.assign(weight=df.weight - 0.5)
-    budget = BudgetAccountant(10.0)
-    with pytest.raises(ValueError, match="non-negative"):
-        PrivateMSTClustering(metric="precomputed", weight_bounds=(0, 1),
-                             accountant=budget).fit(dd.from_pandas(negative, npartitions=2))
-    assert budget.total()[0] == pytest.approx(1.0)  # charged before the weights were read
+    # weights the in-memory check refuses: refused by the topology pass, before the charge
+    for bad, match in ((df.weight - 0.5, "non-negative"),
+                       (df.weight.where(df.index != 3, np.nan), "finite"),
+                       (df.weight.where(df.index != 3, np.inf), "finite"),
+                       (df.weight.astype("Float64").where(df.index != 3, pd.NA), "NA")):
+        budget = BudgetAccountant(10.0)
+        with pytest.raises(ValueError, match=match):
+            PrivateMSTClustering(metric="precomputed", weight_bounds=(0, 1),
+                                 accountant=budget).fit(
+                dd.from_pandas(df.assign(weight=bad), npartitions=2))
+        assert budget.total() == (0.0, 0.0)
     with pytest.raises(ValueError, match="out of range"):
         EdgeTable(frame, nodes=10).topology()
 
@@ -431,3 +444,89 @@ def test_read_edge_parquet_names_missing_columns(tmp_path):
     assert read_edge_parquet(path).topology()[:2] == (3, 2)
     with pytest.raises(ValueError, match=r"\['a'\] are not in the Parquet files"):
         read_edge_parquet(path, source="a")
+
+
+def _write_parts(directory, frames):
+    for f in directory.glob("*.parquet"):
+        f.unlink()
+    for i, frame in enumerate(frames):
+        frame.to_parquet(directory / f"part{i}.parquet")
+
+
+@pytest.mark.filterwarnings("ignore::skdpgraph.exceptions.NoiseDominatesWarning")
+@pytest.mark.parametrize("change", ["more edges", "ids beyond n", "other pairs"])
+def test_a_source_changed_after_its_count_is_refused(tmp_path, change):
+    # The counted topology calibrates the release; rows that are not those counted are
+    # refused before anything is released (more edges: too little noise; ids beyond the
+    # count: out of the forest kernel's arrays; other pairs: possibly duplicates).
+    with dask.config.set(scheduler="synchronous"):
+        path = tmp_path / "edges"
+        path.mkdir()
+        iu, iv = np.triu_indices(30, 1)
+        first = pd.DataFrame({"u": iu[:40], "v": iv[:40], "weight": 0.5})
+        _write_parts(path, [first[:20], first[20:]])
+        table = read_edge_parquet(str(path / "*.parquet"))
+        assert table.topology()[:2] == (30, 40)
+        if change == "more edges":
+            later = pd.DataFrame({"u": iu[:80], "v": iv[:80], "weight": 0.5})
+        elif change == "ids beyond n":
+            later = first.assign(v=first.v + 100)
+        else:  # same count, one pair repeated instead of another
+            later = first.copy()
+            later.loc[39, ["u", "v"]] = later.loc[0, ["u", "v"]].to_numpy()
+        _write_parts(path, [later[:20], later[20:]])
+        budget = BudgetAccountant(10.0)
+        for fit in (lambda: DBMSTClu(metric="precomputed").fit(table),
+                    lambda: PrivateMSTClustering(
+                        epsilon=1.0, sensitivity=0.1, weight_bounds=(0, 1), neighborhood="linf",
+                        tree_mechanism="laplace", metric="precomputed", accountant=budget,
+                        random_state=0).fit(table)):
+            with pytest.raises(ValueError, match="changed since its topology was counted"):
+                fit()
+
+
+def test_a_node_only_in_a_self_loop_is_a_node_in_every_id_mode():
+    df = pd.DataFrame({"u": [0, 1, 7], "v": [1, 2, 7], "weight": [1.0, 2.0, 3.0]})
+    with dask.config.set(scheduler="synchronous"):
+        frame = dd.from_pandas(df, npartitions=2)
+        assert EdgeTable(frame).topology().n_nodes == 8  # ids are node numbers: 0..7
+        assert EdgeTable(frame, nodes="map").topology().n_nodes == 4
+
+
+@pytest.mark.slow
+def test_diagnostics_off_in_the_client_are_off_in_the_partitions():
+    # in worker processes, which do not share the client's configuration
+    df = random_edges(seed=9)
+    with dask.config.set(scheduler="processes", num_workers=2), config_context(
+            data_dependent_warnings=False):
+        out = release_table_forest(EdgeTable(dd.from_pandas(df, npartitions=3)),
+                                   get_tree_mechanism("laplace"),
+                                   plan_tree_release(1.0, releases_weights=True, zcdp=False),
+                                   sensitivity=0.1,
+                                   neighborhood="l1", weight_bounds=(0.0, 1.0), random_state=0)
+    assert (out.low, out.high) == (np.inf, -np.inf)  # the private extremes were not computed
+
+
+def test_edge_tables_elsewhere_are_refused_before_anything_is_computed():
+    from dask.callbacks import Callback
+
+    class Refuse(Callback):
+        def _start(self, dsk):
+            raise AssertionError("the input was computed")
+
+    frame = dd.from_pandas(random_edges(seed=10), npartitions=2)
+    array = da.zeros((10**5, 10**5), chunks=10**4)  # 75 GiB if computed
+    with Refuse():
+        for estimator, X in ((SCAN(), frame), (PrivateMSTClustering(metric="precomputed"), array),
+                             (DBMSTClu(metric="precomputed"), array)):
+            with pytest.raises(TypeError, match="Dask"):
+                estimator.fit(X)
+        budget = BudgetAccountant(10.0)
+        search = GridSearchCV(PrivateMSTClustering(sensitivity=0.1, weight_bounds=(0, 1),
+                                                   metric="precomputed"),
+                              {"epsilon": [1.0, 2.0]}, cv=2)
+        for X in (frame, EdgeTable(frame)):
+            with pytest.raises(TypeError, match="cannot split"):
+                prepay_search(search, X, accountant=budget)
+        assert budget.total() == (0.0, 0.0)
+
