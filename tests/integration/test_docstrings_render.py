@@ -4,12 +4,16 @@ Some docstrings are assembled from shared paragraphs (``fill_doc``) or from
 one outline (``doc_template``). Whatever their origin, the text ``help()``
 shows (``inspect.getdoc``) must have no unfilled ``{placeholder}`` or
 ``{{name}}``, must parse with numpydoc without a warning, and must document
-the parameters the signature has, no more and no fewer.
+the parameters the signature has, no more and no fewer, each with a type and
+a description; a function that returns a value has a Returns (or Yields)
+section, and a named tuple documents each of its fields.
 """
 
+import ast
 import importlib
 import inspect
 import re
+import textwrap
 import warnings
 
 import pytest
@@ -91,9 +95,47 @@ def test_docstring_renders(name, obj):
         else:
             parsed = docscrape.FunctionDoc(obj)
     assert not caught, f"{name}: numpydoc says {[str(w.message) for w in caught]}"
+    if _is_named_tuple(obj):
+        entries = {n: e for e in parsed["Attributes"] for n in _names(e)}
+        for field in obj._fields:
+            assert field in entries, f"{name}: field {field!r} not in Attributes"
+            _assert_described(name, field, entries[field])
+        return
     expected = _signature_names(obj)
     documented = _documented_names(parsed)
-    if expected is None or not documented and not parsed["Parameters"] and len(expected) <= 1:
-        return  # a one-argument helper whose summary says what it takes
+    if expected is None:
+        return
     assert documented == expected, (
         f"{name}: Parameters documents {documented}; the signature has {expected}")
+    for entry in parsed["Parameters"]:
+        _assert_described(name, entry.name, entry)
+    if not inspect.isclass(obj) and _returns_a_value(obj):
+        assert parsed["Returns"] or parsed["Yields"], f"{name} returns a value: no Returns"
+
+
+def _names(entry):
+    return [n.strip().lstrip("*\\") for n in entry.name.split(",") if n.strip()]
+
+
+def _assert_described(name, what, entry):
+    assert entry.type.strip(), f"{name}: {what!r} has no type"
+    assert "".join(entry.desc).strip(), f"{name}: {what!r} has no description"
+
+
+def _returns_a_value(func):
+    """Whether the function's own body has ``return <value>`` or ``yield``."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(func))))
+    except (OSError, TypeError):
+        return False
+    stack = list(ast.iter_child_nodes(tree.body[0]))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, (ast.Yield, ast.YieldFrom)) or (
+                isinstance(node, ast.Return) and node.value is not None
+                and not (isinstance(node.value, ast.Constant) and node.value.value is None)):
+            return True
+        stack.extend(ast.iter_child_nodes(node))
+    return False
