@@ -309,7 +309,9 @@ def make_lfr_graph(n_nodes=506, *, tau1=2.5, tau2=1.5, mu=0.1, average_degree=No
     then a ``RuntimeError`` is raised. The output is thus a deterministic
     function of ``random_state``, and ``seed`` records the seed that
     succeeded (``networkx.LFR_benchmark_graph(..., seed=seed)`` reproduces
-    the graph).
+    the graph, with its self-loops, which ``graph`` leaves out: about 8% of
+    networkx's edges with the defaults, so the degrees realised are a little
+    below those of networkx's graph).
 
     Parameters
     ----------

@@ -54,6 +54,17 @@ def graph_distances(adjacency, *, weighted=False):
     return shortest_path(A, method="D", directed=True, unweighted=not weighted)
 
 
+def _covering_start(component, k, seed):
+    """``k`` random distinct nodes, one in each of the ``k`` largest components first."""
+    rng = np.random.default_rng(seed)
+    covered = np.argsort(-np.bincount(component), kind="stable")[:k]
+    perm = rng.permutation(component.size)
+    first = np.unique(component[perm], return_index=True)[1]  # a uniform node of each
+    picks = perm[first][covered]
+    rest = rng.choice(np.setdiff1d(perm, picks), size=k - picks.size, replace=False)
+    return np.sort(np.concatenate([picks, rest]).astype(np.int64))
+
+
 # Rows of distances computed per call of scipy's shortest_path: the float64
 # block is at most this many bytes (memory control; the calls cost O(|E|) each).
 _BLOCK_BYTES = 1 << 26
@@ -178,7 +189,8 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         The medoids, in increasing order.
     inertia_ : float
         Sum of the finite shortest-path distances of the nodes to their
-        medoid.
+        medoid (a node labelled -1 counts 0: compare the inertias of fits
+        that leave the same nodes out).
     n_iter_ : int
         Iterations run by the k-medoids search.
     n_components_ : int
@@ -279,8 +291,14 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         elif self.method == "pam":
             res = kmedoids.pam(D, k, max_iter=self.max_iter, init=self.init, random_state=seed)
         else:
+            # A local search that keeps each medoid in its component: on a disconnected
+            # graph with random starts it starts from one medoid in each of the largest
+            # components (as the objective's optimum has), so that no component it could
+            # cover is left without one.
+            start = (_covering_start(component, k, seed)
+                     if disconnected and self.init == "random" else k)
             res = kmedoids.alternating(
-                D, k, max_iter=self.max_iter, init=self.init, random_state=seed
+                D, start, max_iter=self.max_iter, init=self.init, random_state=seed
             )
 
         medoids = np.sort(np.asarray(res.medoids, dtype=np.int64))

@@ -323,9 +323,13 @@ class EpsilonGraph(_GraphTransformer):
     -----
     Zero distances (duplicate points) are stored explicitly: they are edges
     of weight 0 (scikit-learn's convention for precomputed sparse graphs).
-    Each fitted point's zero distance to itself is stored too, on the
-    diagonal of the square graph, as in
-    :class:`~sklearn.neighbors.RadiusNeighborsTransformer`; consumers of a
+    Each fitted point's distance to itself is stored too, on the diagonal
+    of the square graph, as in
+    :class:`~sklearn.neighbors.RadiusNeighborsTransformer` (for points and
+    dense precomputed input; a sparse or networkx precomputed graph keeps
+    the entries it stores, its diagonal only if stored; with
+    ``metric="cosine"`` a point of zeros is at distance 1 from every point,
+    itself included, scikit-learn's convention); consumers of a
     precomputed graph ignore the diagonal (no self-loops), so
     :func:`skdpgraph.check_graph` gives the canonical graph. Memory and time
     are those of the radius search, O(n + number of edges).
@@ -569,8 +573,8 @@ class EpsilonGraph(_GraphTransformer):
         Returns
         -------
         graph : scipy.sparse.csr_array of shape (n_samples, n_samples)
-            Symmetric; zero distances stored explicitly (the diagonal
-            included, see Notes).
+            Symmetric; zero distances stored explicitly (the diagonal of
+            points and dense input included, see Notes).
         """
         return self._fit_graph(X)
 

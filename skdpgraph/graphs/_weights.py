@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..utils import check_adjacency, from_networkx, similarity_to_distance
+from ..utils import check_adjacency, check_graph, from_networkx, similarity_to_distance
 from ..utils._networkx import _is_networkx_graph
 from ..utils._docs import fill_doc
 from ..utils._graph import _refuse_dask, _stored_entries
@@ -64,7 +64,13 @@ class _GraphWeightTransformer(GraphInputTagsMixin, NodeFeaturesOutMixin, Transfo
                 "(e.g. with skdpgraph.graphs.EpsilonGraph, or "
                 "sklearn.neighbors.kneighbors_graph with both directions: A.maximum(A.T))."
             )
+        if reset:
+            self._check_graph(X)  # an asymmetric graph is refused at fit, not a step later
         return X
+
+    def _check_graph(self, X):
+        """Refuse a square input that is not an undirected graph (the subclass's rule)."""
+        check_graph(X, metric="precomputed", weight_kind="distance")
 
     @fit_context(skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -113,9 +119,11 @@ class SimilarityToDistance(_GraphWeightTransformer):
     The map is applied entry by entry: a sparse graph keeps its edges (its
     stored entries), a dense matrix is a complete graph of similarities. The
     diagonal (self-similarities) is mapped too and means nothing to the
-    clusterers, which ignore it. :meth:`fit` takes a square graph;
-    :meth:`transform` also takes rows of similarities to the fitted nodes,
-    ``(n_queries, n_nodes)``.
+    clusterers, which ignore it; a zero on the diagonal of a square input
+    (counts have them; ``"inverse"`` and ``"neg_log"`` have no distance
+    for 0) becomes the distance 0.
+    :meth:`fit` takes a square graph; :meth:`transform` also takes rows of
+    similarities to the fitted nodes, ``(n_queries, n_nodes)``.
 
     **Privacy.** The map is applied entry by entry, so under weight-DP it is
     post-processing of nothing: it changes what the sensitivity means.
@@ -173,12 +181,30 @@ class SimilarityToDistance(_GraphWeightTransformer):
 
     def _transform(self, X):
         kw = dict(conversion=self.conversion, max_similarity=self.max_similarity)
+        # A zero on the diagonal of a square input (a self-similarity, which the clusterers
+        # ignore; counts have them) has no distance under "inverse" and "neg_log": it maps
+        # to 0 rather than being refused. Set to 1 while mapping, it changes no maximum read.
         if sp.issparse(X):
             G = sp.csr_array(X, copy=True)
             G.sum_duplicates()
+            zero = np.zeros(G.nnz, dtype=bool)
+            if G.shape[0] == G.shape[1]:
+                zero = (np.repeat(np.arange(G.shape[0]), np.diff(G.indptr)) == G.indices) & (
+                    G.data == 0)
+            if zero.any():
+                G.data[zero] = min(1.0, G.data.max())
             G.data = similarity_to_distance(G.data, **kw)
+            G.data[zero] = 0.0
             return G
-        return similarity_to_distance(X, **kw)
+        X = np.array(X, dtype=np.float64, copy=True)
+        zero = np.zeros(X.shape, dtype=bool)
+        if X.shape[0] == X.shape[1]:
+            np.fill_diagonal(zero, np.diag(X) == 0)
+        if zero.any():
+            X[zero] = min(1.0, X.max())
+        D = similarity_to_distance(X, **kw)
+        D[zero] = 0.0
+        return D
 
 
 def structural_distance_data(A, similarity="jaccard"):
@@ -277,6 +303,9 @@ class StructuralDistance(_GraphWeightTransformer):
 
     def __init__(self, similarity="jaccard"):
         self.similarity = similarity
+
+    def _check_graph(self, X):
+        check_adjacency(X)
 
     def _transform(self, X):
         A = check_adjacency(X)

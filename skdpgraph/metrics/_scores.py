@@ -41,6 +41,9 @@ def validity_index(separation, dispersion):
     """
     sep = np.asarray(separation, dtype=np.float64)
     disp = np.asarray(dispersion, dtype=np.float64)
+    if sep.shape != disp.shape:
+        raise ValueError(f"separation and dispersion must have one value per cluster each; "
+                         f"got shapes {sep.shape} and {disp.shape}.")
     if not (np.all(np.isfinite(sep)) and np.all(np.isfinite(disp))):
         raise ValueError("separation and dispersion must be finite.")
     sep, disp = np.maximum(sep, 0.0), np.maximum(disp, 0.0)

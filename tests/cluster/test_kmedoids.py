@@ -4,6 +4,7 @@ import itertools
 import re
 import sys
 import time
+import warnings
 
 import networkx as nx
 import numpy as np
@@ -13,6 +14,7 @@ from sklearn.metrics import adjusted_rand_score
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skdpgraph.cluster import GraphKMedoids, graph_distances
+from skdpgraph.exceptions import DisconnectedGraphWarning
 
 pytest.importorskip("kmedoids")
 
@@ -103,6 +105,25 @@ def test_disconnected_graph_components():
     assert np.all(model.labels_[10:] == -1)
     assert adjusted_rand_score(model.labels_[:10], comp[:10]) == 1.0
     assert model.inertia_ == 9 + 4  # path of 6 from a centre node; cycle of 4
+
+
+@pytest.mark.parametrize("method", ["fasterpam", "pam", "alternating"])
+def test_every_method_covers_every_component_it_can(method):
+    # The alternating search cannot move a medoid to another component: its random start
+    # puts one in each of the largest components (two in one clique used to leave a
+    # component at -1 in 94 of 100 seeds).
+    G = nx.disjoint_union_all([nx.complete_graph(6), nx.complete_graph(6), nx.empty_graph(2)])
+    A = nx.to_scipy_sparse_array(G)
+    for seed in range(30):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", DisconnectedGraphWarning)
+            model = GraphKMedoids(4, method=method, random_state=seed).fit(A)
+        assert model.inertia_ == 10.0
+        assert sorted(np.bincount(model.labels_)) == [1, 1, 6, 6]
+    # fewer medoids than components: the largest components first
+    with pytest.warns(DisconnectedGraphWarning):
+        model = GraphKMedoids(2, method=method, random_state=0).fit(A)
+    assert np.all(model.labels_[12:] == -1) and np.all(model.labels_[:12] >= 0)
 
 
 def test_reproducible_with_seed_and_random_init():

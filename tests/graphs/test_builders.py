@@ -441,3 +441,34 @@ def test_features_whose_distances_overflow_are_refused_as_check_graph_refuses_th
         fitted.transform(X)
     with pytest.raises(ValueError, match="underflow"):
         EpsilonGraph(radius=1e-300).fit(X[[0, 2]] * 1e-200)
+
+
+@pytest.mark.parametrize("conversion", ["inverse", "neg_log", "max_minus"])
+def test_similarity_to_distance_maps_a_zero_diagonal_to_zero(conversion):
+    # Counts with a zero diagonal (a self-similarity means nothing) were refused by the maps
+    # that have no distance for 0; converted now, off the diagonal as check_graph does.
+    from skdpgraph.graphs import SimilarityToDistance
+
+    C = np.array([[0, 3, 1], [3, 0, 2], [1, 2, 0]], float)
+    kw = {} if conversion == "inverse" else {"max_similarity": 3.0}
+    dense = SimilarityToDistance(conversion, **kw).fit_transform(C)
+    stored = sp.csr_array(C)
+    stored.setdiag(0.0)
+    sparse = SimilarityToDistance(conversion, **kw).fit_transform(stored)
+    off = ~np.eye(3, dtype=bool)
+    expected = {"inverse": 1 / C[off], "neg_log": -np.log(C[off] / 3),
+                "max_minus": 3 - C[off]}[conversion]
+    np.testing.assert_allclose(dense[off], expected)
+    assert np.all(np.diag(dense) == 0.0)
+    np.testing.assert_array_equal(sparse.toarray(), dense)
+    assert np.all(C == np.array([[0, 3, 1], [3, 0, 2], [1, 2, 0]]))  # the input as given
+
+
+def test_weight_transformers_refuse_an_asymmetric_graph_at_fit():
+    from skdpgraph.graphs import SimilarityToDistance, StructuralDistance
+
+    P = np.ones((4, 4)) - np.eye(4)
+    with pytest.raises(ValueError, match="not symmetric"):
+        StructuralDistance().fit(np.triu(P))
+    with pytest.raises(ValueError, match="not symmetric"):
+        SimilarityToDistance("max_minus", max_similarity=2).fit([[1, 2], [0.5, 1]])

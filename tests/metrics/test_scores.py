@@ -196,3 +196,9 @@ def test_dbcvi_labels_of_mixed_kinds_are_named():
         tree, [0, 0, 1])
     with pytest.raises(TypeError, match="one comparable kind"):
         dbcvi_score(tree, np.array(["a", None, "b"], dtype=object))
+
+
+def test_validity_index_takes_one_value_per_cluster_each():
+    with pytest.raises(ValueError, match="one value per cluster"):
+        metrics.validity_index([1.0, 2.0], [1.0])
+    np.testing.assert_array_equal(metrics.validity_index([2.0, 1.0], [1.0, 2.0]), [0.5, -0.5])
