@@ -19,6 +19,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..utils import check_adjacency, check_graph, from_networkx, similarity_to_distance
+from ..utils._weights import warn_max_from_data
 from ..utils._networkx import _is_networkx_graph
 from ..utils._docs import fill_doc
 from ..utils._graph import _refuse_dask, _stored_entries
@@ -142,10 +143,14 @@ class SimilarityToDistance(_GraphWeightTransformer):
     max_similarity : float > 0, default=None
         Public ``max`` of ``"max_minus"`` and ``"neg_log"``; larger
         similarities are clipped to it. ``None``: the largest similarity of
-        the graph given to :meth:`transform`, with a ``PrivacyLeakWarning``.
+        the graph given to :meth:`fit`, with a ``PrivacyLeakWarning`` (then
+        :meth:`transform` maps every batch with it, as a fitted map).
 
     Attributes
     ----------
+    max_similarity_ : float or None
+        The ``max`` used: ``max_similarity``, or the one read at fit (1 for
+        a graph of zeros); None with ``"inverse"``, which needs none.
     {{n_features_in}}
 
     See Also
@@ -179,8 +184,38 @@ class SimilarityToDistance(_GraphWeightTransformer):
 
     _row_wise = True
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.requires_fit = True  # the largest similarity, when read, is read at fit
+        return tags
+
+    @fit_context(skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Check ``X`` and fix the map (reading the largest similarity if none is given).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_nodes, n_nodes)
+            The graph of similarities.
+        y : Ignored
+            Not used, present for API consistency.
+
+        Returns
+        -------
+        self : SimilarityToDistance
+            The fitted transformer.
+        """
+        X = self._validate(X, reset=True)
+        self.max_similarity_ = None if self.conversion == "inverse" else self.max_similarity
+        if self.conversion != "inverse" and self.max_similarity is None:
+            warn_max_from_data(self.conversion)
+            values = X.data if sp.issparse(X) else X
+            top = float(values.max()) if values.size else 0.0
+            self.max_similarity_ = top if top > 0 else 1.0
+        return self
+
     def _transform(self, X):
-        kw = dict(conversion=self.conversion, max_similarity=self.max_similarity)
+        kw = dict(conversion=self.conversion, max_similarity=self.max_similarity_)
         # A zero on the diagonal of a square input (a self-similarity, which the clusterers
         # ignore; counts have them) has no distance under "inverse" and "neg_log": it maps
         # to 0 rather than being refused. Set to 1 while mapping, it changes no maximum read.

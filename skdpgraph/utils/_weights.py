@@ -50,6 +50,24 @@ def check_weight_kind(weight_kind):
     return weight_kind
 
 
+def warn_max_from_data(conversion):
+    """The :class:`~skdpgraph.exceptions.PrivacyLeakWarning` of a largest similarity read
+    from the data (``max_similarity=None``).
+
+    Parameters
+    ----------
+    conversion : str
+        The map that needs the largest similarity.
+    """
+    warn(
+        f"conversion={conversion!r} needs the largest similarity; it is read from "
+        "the data. Under weight-DP this leaks the largest private weight, which "
+        "the guarantee does not cover: pass a public max_similarity (e.g. the "
+        "largest possible count).",
+        PrivacyLeakWarning,
+    )
+
+
 def similarity_to_distance(similarities, conversion="inverse", *, max_similarity=None):
     """Distances from similarities by a decreasing (order-reversing) map.
 
@@ -138,13 +156,7 @@ def similarity_to_distance(similarities, conversion="inverse", *, max_similarity
             )
         return d
     if max_similarity is None:
-        warn(
-            f"conversion={conversion!r} needs the largest similarity; it is read from "
-            "the data. Under weight-DP this leaks the largest private weight, which "
-            "the guarantee does not cover: pass a public max_similarity (e.g. the "
-            "largest possible count).",
-            PrivacyLeakWarning,
-        )
+        warn_max_from_data(conversion)
         top = float(s.max()) if s.size else 1.0
     else:
         top = float(max_similarity)

@@ -472,3 +472,17 @@ def test_weight_transformers_refuse_an_asymmetric_graph_at_fit():
         StructuralDistance().fit(np.triu(P))
     with pytest.raises(ValueError, match="not symmetric"):
         SimilarityToDistance("max_minus", max_similarity=2).fit([[1, 2], [0.5, 1]])
+
+
+def test_similarity_to_distance_maps_every_batch_with_the_maximum_read_at_fit():
+    from skdpgraph.exceptions import PrivacyLeakWarning
+    from skdpgraph.graphs import SimilarityToDistance
+
+    S = np.array([[10, 2, 1], [2, 10, 4], [1, 4, 10.]])
+    with pytest.warns(PrivacyLeakWarning, match="largest similarity"):
+        t = SimilarityToDistance("max_minus").fit(S)
+    assert t.max_similarity_ == 10.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # read once, at fit
+        np.testing.assert_array_equal(t.transform(np.array([[1, 3, 5.]])), [[9, 7, 5]])
+        np.testing.assert_array_equal(t.transform(S[1:]), 10 - S[1:])

@@ -44,7 +44,7 @@ PUBLIC = {
     # the release then reveals is what the warning is about.
     # ... and epsilon with |E| for the exponential tree's truncation.
     "PrivacyLeakWarning": {"privacy/_bounds.py": {"warn_bounds_from_data"},
-                           "utils/_weights.py": {"similarity_to_distance"},
+                           "utils/_weights.py": {"warn_max_from_data"},
                            "cluster/_private_mst.py": {"_truncation_delta"}},
 }
 
