@@ -148,14 +148,23 @@ def warn_if_fewer_clusters(n_asked, labels):
 
     Parameters
     ----------
-    n_asked : int or str
+    n_asked : int, str or None
         The ``n_clusters`` the estimator was given; a string (``"auto"``)
-        asks for no count, and nothing is checked.
+        asks for no count, and nothing is checked; None (a clusterer
+        without a count, such as SCAN) asks for at least one cluster.
     labels : array-like of int
         The released labels; negative labels (noise) are not counted.
     """
     labels = np.asarray(labels)
     found = int(np.unique(labels[labels >= 0]).size)
+    if n_asked is None:
+        if found == 0 and labels.size:
+            warn("the labels hold no cluster: every node is noise (-1) to the clusterer on "
+                 "the released graph. Density-based clusterers (SCAN, DBSCAN) rarely find "
+                 "cores in a randomized-response release; a spectral clusterer that "
+                 "debiases it (skdpgraph.cluster.DebiasedSpectralClustering) or a larger "
+                 "epsilon may.", FewerClustersWarning)
+        return
     if isinstance(n_asked, str) or found >= int(n_asked):
         return
     warn(

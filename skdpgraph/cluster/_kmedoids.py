@@ -259,14 +259,9 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     def _weighted_input(self):
         return self.weighted
 
-    def _fit_adjacency(self, A):
-        kmedoids = _import_kmedoids()
-        n = A.shape[0]
-        k = int(self.n_clusters)
-        if k > n:
-            raise ValueError(
-                f"n_clusters={k} is larger than the number of nodes ({n})."
-            )
+    def _check_graph_size(self, n):
+        """Refuse ``n`` nodes whose distance matrix passes ``max_memory`` (public: ``n``
+        alone, so a private fit checks it before it spends)."""
         needed = _distance_bytes(n, self.weighted)
         if self.max_memory is not None and needed > self.max_memory * 2**20:
             kind = "weighted lengths, 8" if self.weighted else "hop counts, 4"
@@ -279,6 +274,16 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
                 "set max_memory=None; the time grows like n^2 per FasterPAM "
                 "iteration too."
             )
+
+    def _fit_adjacency(self, A):
+        kmedoids = _import_kmedoids()
+        n = A.shape[0]
+        k = int(self.n_clusters)
+        if k > n:
+            raise ValueError(
+                f"n_clusters={k} is larger than the number of nodes ({n})."
+            )
+        self._check_graph_size(n)
         n_components, component = connected_components(A, directed=False)
         self.n_components_ = int(n_components)
         D, disconnected = _dense_distances(A, self.weighted)

@@ -6,7 +6,7 @@ from sklearn.pipeline import Pipeline
 
 from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES
 from ..edge_dp._perturbation import _BaseEdgeFlip, _resolve_privacy
-from ._base import AdjacencyInputMixin
+from ._base import AdjacencyInputMixin, warn_if_fewer_clusters
 from ._scan import SCAN
 from ..utils._docs import fill_doc
 from ..utils._param_validation import HasMethods, check_parameters
@@ -55,6 +55,13 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
     zero included, is an edge; dense: every nonzero off-diagonal entry). Its
     parameters (here, and the clusterer's) must not be tuned on the private
     graph: that spends privacy beyond ``epsilon``.
+
+    The clusterer's parameters, and the library's clusterers' limits that
+    depend on the node count alone (:class:`~skdpgraph.cluster.GraphKMedoids`'s
+    ``max_memory``), are checked before the budget is charged. If the
+    clusterer fails on the released graph, the release is not lost: the
+    exception carries it as ``perturbed_graph`` (clustering it again is
+    post-processing and costs nothing).
 
     Parameters
     ----------
@@ -160,10 +167,21 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
         if isinstance(k, (int, np.integer)) and not isinstance(k, bool) and k > A.shape[0]:
             raise ValueError(f"the estimator's n_clusters={k} exceeds the {A.shape[0]} nodes "
                              "of the graph.")
+        if hasattr(final, "_check_graph_size"):  # the library's clusterers: public limits
+            final._check_graph_size(A.shape[0])
         perturbed = self._release_flipped(A, s, epsilon)
         # Hand the clusterer its own copy: the released graph stays intact
         # whatever the clusterer does to its input.
-        estimator.fit(perturbed.copy())
+        try:
+            estimator.fit(perturbed.copy())
+        except Exception as exc:
+            # Paid for: the release is not lost with the clusterer's failure.
+            exc.perturbed_graph = perturbed
+            getattr(exc, "add_note", lambda note: None)(
+                f"The edge-flip release was made and charged (epsilon={epsilon:g}) before "
+                f"{type(final).__name__} failed; the perturbed graph is kept on this "
+                "exception as .perturbed_graph: clustering it again costs no privacy.")
+            raise
         if not hasattr(final, "labels_"):
             raise TypeError(
                 f"estimator {type(final).__name__} did not set labels_ in "
@@ -178,3 +196,6 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
         self.perturbed_graph_ = perturbed
         self.epsilon_spent_ = epsilon
         self.s_ = s
+        asked = final.get_params(deep=False).get("n_clusters")
+        warn_if_fewer_clusters(asked if isinstance(asked, (int, np.integer, str)) else None,
+                               labels)

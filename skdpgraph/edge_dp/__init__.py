@@ -5,6 +5,9 @@ relation between ``s`` and epsilon, the choice of ``s``, the expected size
 of the perturbed graph, and a private edge density. Any clustering of the
 perturbed graph alone is post-processing and keeps the guarantee
 (``skdpgraph.cluster.PrivateGraphClustering``).
+
+The functions release and charge no accountant (the estimators do): their
+caller charges one first, with ``accountant.spend(epsilon, delta)``.
 """
 
 from ._flip import DEFAULT_MAX_ADDED_EDGES, expected_added_edges, flip_edges, flip_pair_keys

@@ -283,7 +283,10 @@ def _check_max_added_edges(max_added_edges):
 
 
 def _check_release_size(n, s, sample_rate, max_added_edges):
-    """Refuse, from public parameters only, a release that would add too many edges."""
+    """Refuse, from public parameters only, a release that cannot be made (too many nodes)
+    or would add too many edges."""
+    if n >= 2**31:
+        raise ValueError(f"Graphs with {n} >= 2**31 nodes are not supported.")
     if max_added_edges is None:
         return
     expected = expected_added_edges(n, s, sample_rate)
@@ -309,8 +312,6 @@ def _flip_canonical(A, s, rng, sample_rate=1.0, max_added_edges=None):
     measures it).
     """
     n = A.shape[0]
-    if n >= 2**31:
-        raise ValueError(f"Graphs with {n} >= 2**31 nodes are not supported.")
     _check_release_size(n, s, sample_rate, max_added_edges)
     keys = _upper_pair_keys(A)
     new_keys = flip_pair_keys(keys, n * (n - 1) // 2, s / 2.0, rng, sample_rate=sample_rate)

@@ -642,6 +642,10 @@ def gaussian_zcdp(l2_sensitivity, sigma):
     return 0.5 * ratio * ratio
 
 
+#: Relative margin of a conversion's float evaluation (about 256 ulps).
+_ROUND_UP = 1.0 + 2.0**-44
+
+
 def _cks_epsilon_at(alpha, rho, log_inv_delta):
     """Epsilon of rho-zCDP at Renyi order alpha > 1 ([CKS20], Prop. 12).
 
@@ -713,9 +717,11 @@ def zcdp_to_approx_dp(rho, delta, *, method="cks"):
         return math.inf
     log_inv_delta = -math.log(delta)
     bs = rho + 2.0 * math.sqrt(rho * log_inv_delta)
-    if method == "bun_steinke":
-        return bs
-    return max(0.0, min(bs, _cks_epsilon(rho, log_inv_delta)))
+    if method == "cks":
+        bs = max(0.0, min(bs, _cks_epsilon(rho, log_inv_delta)))
+    # Rounded up past the float evaluation's error (a few ulps of its terms), so that the
+    # epsilon reported, and the rho whose conversion is within a target, hold exactly.
+    return bs * _ROUND_UP
 
 
 def approx_dp_to_zcdp(epsilon, delta, *, method="cks"):

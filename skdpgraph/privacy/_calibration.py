@@ -477,6 +477,10 @@ def edge_flip_s(epsilon):
     bound = Decimal(epsilon)
     while s < 1.0 and _edge_flip_loss_upper(s) > bound:
         s = float(np.nextafter(s, 1.0))
+    if s < 2.0**-1021 and int(s / 2.0**-1074) % 2:
+        # s / 2 would be subnormal and rounded (epsilon above about 708.4): the next s
+        # (more noise, a smaller loss) halves exactly
+        s = float(np.nextafter(s, 1.0))
     return s
 
 
@@ -732,7 +736,7 @@ def randomized_response_probability(epsilon):
     >>> round(randomized_response_probability(4.0), 5)
     0.01799
     """
-    return edge_flip_s(epsilon) / 2.0  # halving is exact in binary floating point
+    return edge_flip_s(epsilon) / 2.0  # exact: edge_flip_s returns an s that halves exactly
 
 
 @fill_doc
@@ -811,7 +815,7 @@ def noisy_power_budget(n_iter, *, epsilon=None, delta=None, rho=None):
         raise ValueError("The noisy power method adds Gaussian noise: give delta with epsilon "
                          "(an (epsilon, delta) target), or rho.")
     _, rho_total = resolve_budget(epsilon, delta, rho, owner="The noisy power method")
-    return rho_total / n_iter, rho_total
+    return _below(rho_total, n_iter), rho_total  # n_iter steps within rho_total exactly
 
 
 def vote_scale(epsilon, weights=None):

@@ -248,9 +248,17 @@ def plan_label_propagation(epsilon=None, *, delta=None, rho=None, n_bits, n_roun
     # Discrete Gaussian with L2 sensitivity 1: 1 / (2 sigma^2) = count_share * rho.
     sigma = math.nextafter(gaussian_sigma(1.0, count_share * rho), math.inf)
     _check_count_noise(sigma, MAX_SCALE - 1)
-    spent = (2 * n_bits * n_rounds * exponential_mechanism_zcdp(bit_eps)
-             + (2 * n_votes * exponential_mechanism_zcdp(vote_eps) if n_votes else 0.0)
-             + 1.0 / (2.0 * sigma * sigma))
+    # The parts, each a double rounded up, summed exactly and rounded up: the rho reported,
+    # and converted, is never below what is spent.
+    def up(rho_part):
+        return Fraction(math.nextafter(rho_part, math.inf))
+
+    exact = (2 * n_bits * n_rounds * up(exponential_mechanism_zcdp(bit_eps))
+             + (2 * n_votes * up(exponential_mechanism_zcdp(vote_eps)) if n_votes else 0)
+             + 1 / (2 * Fraction(sigma) ** 2))
+    spent = float(exact)
+    if Fraction(spent) < exact:
+        spent = math.nextafter(spent, math.inf)
     return LabelPropagationPlan(bit_eps, vote_eps, sigma, spent, zcdp_to_approx_dp(spent, delta),
                                 delta)
 

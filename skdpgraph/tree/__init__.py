@@ -9,6 +9,10 @@
   :func:`choose_tree_mechanism`, the rule behind ``tree_mechanism="auto"``.
 * :func:`sample_weighted_ust`: the exact weighted uniform spanning tree
   sampler behind :func:`exponential_tree`.
+
+The private functions release and charge no accountant (the estimators, and
+:func:`skdpgraph.cluster.private_mst_clustering`, do): their caller charges
+one first, with ``accountant.spend(epsilon, delta)``.
 """
 
 from ._base import SpanningTree, check_tree, make_spanning_tree

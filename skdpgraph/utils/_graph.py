@@ -159,8 +159,9 @@ def _stored_entries(A):
     return sp.coo_array((coo.data[keep], (coo.row[keep], coo.col[keep])), shape=A.shape)
 
 
-def _canonical_sparse(A, what):
-    """Validate a sparse graph; return the canonical symmetric CSR array."""
+def _canonical_sparse(A, what, pattern=False):
+    """Validate a sparse graph; return the canonical symmetric CSR array (``pattern``: of
+    ones, an entry stored more than once being one edge)."""
     if A.ndim != 2 or A.shape[0] != A.shape[1]:
         raise ValueError(
             f"{what} with metric='precomputed' must be square; got shape "
@@ -196,6 +197,8 @@ def _canonical_sparse(A, what):
         del coo, col
     del data, row, keep  # free the temporaries before the transpose
     G.sum_duplicates()
+    if pattern:
+        G.data[:] = 1.0
     if not np.all(np.isfinite(G.data)):  # the entries were finite: duplicates summed
         raise ValueError(
             f"{what} has duplicate entries whose weights sum past the largest float "
@@ -515,8 +518,13 @@ def _adjacency_from_validated(X, weighted, what, weight_kind=None):
                     "0. An adjacency matrix stores both directions of every edge: "
                     "A.maximum(A.T) for a k-nearest-neighbours graph, A + A.T for a "
                     "triangular matrix.")
-        graph = check_graph(X, metric="precomputed", what=what,
-                            weight_kind=weight_kind if weighted else "distance")
+        # Unweighted, only the pattern is read: an entry stored twice is one edge, and
+        # values that differ between the two directions of an edge are no asymmetry.
+        if not weighted and sp.issparse(X):
+            graph = _canonical_sparse(X, what, pattern=True)
+        else:
+            graph = check_graph(X if weighted else nz.astype(np.float64), metric="precomputed",
+                                what=what, weight_kind=weight_kind if weighted else "distance")
         if not sp.issparse(graph):
             # The edges are the nonzero entries given (symmetric, checked above): a
             # subnormal weight that halving rounded to 0 stays an edge.

@@ -264,3 +264,35 @@ def test_a_pipeline_ending_in_a_clusterer_is_its_clusterer():
     with pytest.raises(ValueError, match="keep every node"):
         PrivateGraphClustering(make_pipeline(shrink, SCAN()), epsilon=3.0,
                                random_state=0).fit(G)
+
+
+def test_public_limits_first_and_a_failed_clusterer_keeps_the_release():
+    # GraphKMedoids's memory limit depends on the node count alone: refused before the
+    # charge. A clusterer that fails once the release is paid hands it back.
+    from sklearn.cluster import HDBSCAN
+
+    from skdpgraph.privacy import BudgetAccountant
+
+    G = nx.karate_club_graph()
+    budget = BudgetAccountant(10.0)
+    with pytest.raises(ValueError, match="max_memory"):
+        PrivateGraphClustering(GraphKMedoids(2, max_memory=1e-6), epsilon=1.0,
+                               accountant=budget, random_state=0).fit(G)
+    assert budget.total() == (0.0, 0.0)
+    with pytest.raises(ValueError) as info:
+        PrivateGraphClustering(HDBSCAN(min_cluster_size=100, metric="precomputed"),
+                               epsilon=1.0, accountant=budget, random_state=0).fit(G)
+    assert budget.total() == (1.0, 0.0)
+    released = info.value.perturbed_graph
+    assert released.shape == (34, 34) and (released != released.T).nnz == 0
+    assert "perturbed_graph" in "".join(getattr(info.value, "__notes__", ["perturbed_graph"]))
+
+
+def test_a_release_with_no_cluster_says_so():
+    # SCAN finds no core in a noisy release of a block model: every node is noise.
+    from skdpgraph.exceptions import FewerClustersWarning
+
+    G = nx.planted_partition_graph(4, 100, 0.2, 0.01, seed=0)
+    with pytest.warns(FewerClustersWarning, match="no cluster"):
+        model = PrivateGraphClustering(epsilon=1.0, random_state=0).fit(G)
+    assert np.all(model.labels_ == -1)

@@ -334,3 +334,19 @@ def test_metric_params_that_do_not_fit_the_metric_are_named():
     X = np.random.default_rng(0).random((5, 2))
     with pytest.raises(TypeError, match=r"metric_params=\{'foo': 1\}"):
         check_graph(X, metric="euclidean", metric_params={"foo": 1})
+
+
+def test_an_unweighted_adjacency_is_read_as_a_pattern():
+    # Weights are ignored: an entry stored twice is one edge, and values that differ
+    # between the directions of an edge are no asymmetry (they were refused, the message
+    # speaking of a "largest weight 2"); a weighted read still refuses them.
+    dup = sp.coo_array((np.ones(3), (np.array([0, 0, 1]), np.array([1, 1, 0]))), shape=(3, 3))
+    uneven = np.array([[0, 1.0], [2.0, 0]])
+    expected = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 0.0]])
+    np.testing.assert_array_equal(check_adjacency(dup).toarray(), expected)
+    for X in (uneven, sp.csr_array(uneven)):
+        np.testing.assert_array_equal(check_adjacency(X).toarray(), [[0, 1], [1, 0]])
+        with pytest.raises(ValueError, match="not symmetric"):
+            check_adjacency(X, weighted=True)
+    with pytest.raises(ValueError, match="no mirror"):
+        check_adjacency(sp.csr_array(np.array([[0, 1.0], [0, 0]])))
