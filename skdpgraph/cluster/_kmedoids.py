@@ -302,8 +302,9 @@ class GraphKMedoids(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
             # cover is left without one.
             start = (_covering_start(component, k, seed)
                      if disconnected and self.init == "random" else k)
-            res = kmedoids.alternating(
-                D, start, max_iter=self.max_iter, init=self.init, random_state=seed
+            res = kmedoids.alternating(  # a given start takes no seed
+                D, start, max_iter=self.max_iter, init=self.init,
+                random_state=seed if isinstance(start, int) else None
             )
 
         medoids = np.sort(np.asarray(res.medoids, dtype=np.int64))

@@ -411,7 +411,7 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
         weights are clipped into them and divided by ``high`` (the paper's
         normalisation ``w' = (w + tau) / p`` with ``tau = 0``, ``p = high``;
         post-processing): without noise the clustering is DBMSTClu's on the
-        true weights, whatever the bounds. ``None``: the bounds are
+        true (positive) weights, whatever the bounds. ``None``: the bounds are
         ``(0, 2**ceil(log2(max w)))``, read from the private weights, with a
         ``PrivacyLeakWarning``: the guarantee then does not cover the order
         of magnitude of the largest weight.

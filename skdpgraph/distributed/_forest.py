@@ -25,7 +25,9 @@ from ..privacy import warn_out_of_bounds
 from ..tree import make_spanning_tree
 from ..utils import check_random_state, keyed_generator
 from ..utils._config import data_dependent_warnings
-from ._table import as_edge_table, compute, node_index, pair_words, pairs_fingerprint
+from ..utils._validation import check_weight_values
+from ._table import (_ends, as_edge_table, compute, node_index, pair_words,
+                     pairs_fingerprint)
 
 
 class EdgeForest(NamedTuple):
@@ -175,12 +177,13 @@ def _partition_forest(part, spec, key):
     drawn: node numbers in range, at most ``|E|`` edges (their number and
     fingerprint go back for the client's check of the whole table).
     """
-    u = part[spec.source].to_numpy()
-    v = part[spec.target].to_numpy()
+    u, v = _ends(part, spec.source, spec.target)  # refuses missing ends
     w = part[spec.weight].to_numpy(dtype=np.float64, copy=True, na_value=np.nan)
     if spec.node_ids is not None:
         u, v = node_index(u, spec.node_ids), node_index(v, spec.node_ids)
-    elif u.size and (min(u.min(), v.min()) < 0 or max(u.max(), v.max()) >= spec.n_nodes):
+    elif u.dtype.kind not in "iu" or v.dtype.kind not in "iu":
+        raise _changed(f"node ids of dtype {u.dtype} / {v.dtype}, counted as integers")
+    elif u.size and not (min(u.min(), v.min()) >= 0 and max(u.max(), v.max()) < spec.n_nodes):
         raise _changed(f"a node id outside 0..{spec.n_nodes - 1}")
     keep = u != v
     u, v, w = u[keep], v[keep], w[keep]
@@ -190,11 +193,7 @@ def _partition_forest(part, spec, key):
     lo = np.minimum(u, v).astype(dtype, copy=False)
     hi = np.maximum(u, v).astype(dtype, copy=False)
     fingerprint = pairs_fingerprint(pair_words(lo, hi))
-    if w.size and not np.all(np.isfinite(w)):
-        raise ValueError("edge weights must be finite; the edge table has NaN, NA or inf.")
-    if w.size and w.min() < 0:
-        raise ValueError("edge weights must be non-negative distances; the edge table has "
-                         "a negative weight.")
+    check_weight_values(w, f"the edge table's column {spec.weight!r}")  # a changed source
     # What the data-dependent warnings read, computed only where the client has them on.
     low, high, n_clipped = math.inf, -math.inf, 0
     if spec.diagnostics and w.size:

@@ -6,6 +6,8 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
+from ..utils._validation import check_weight_values
+
 #: Default column names of an edge table.
 SOURCE, TARGET, WEIGHT = "u", "v", "weight"
 
@@ -174,8 +176,8 @@ class EdgeTable:
     def topology(self, verbose=0):
         """Count the table's nodes and edges (once) and check its pairs.
 
-        Reads the ``source`` and ``target`` columns only; the result is
-        public and kept on the table.
+        One pass over the table: the ends give the counts (public, kept on
+        the table); the weights are only checked (finite, non-negative).
 
         Parameters
         ----------
@@ -304,13 +306,8 @@ def pairs_fingerprint(words):
 
 
 def _check_weights(part, weight):
-    w = part[weight].to_numpy(dtype=np.float64, na_value=np.nan)
-    if w.size and not np.isfinite(w).all():
-        raise ValueError("edge weights must be finite; the edge table has NaN, NA or inf "
-                         f"in its column {weight!r}.")
-    if w.size and w.min() < 0:
-        raise ValueError("edge weights must be non-negative distances; the edge table has a "
-                         f"negative weight in its column {weight!r}.")
+    check_weight_values(part[weight].to_numpy(dtype=np.float64, na_value=np.nan),
+                        f"the edge table's column {weight!r}")
 
 
 def _partition_topology(part, source, target, weight, node_ids, n_buckets):

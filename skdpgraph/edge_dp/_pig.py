@@ -14,7 +14,8 @@ References
 
 import numpy as np
 
-from ..privacy import check_epsilon, edge_flip_epsilon, edge_flip_s, release_laplace
+from ..privacy import (check_epsilon, edge_flip_epsilon, edge_flip_s, halving_exactly,
+                       release_laplace)
 from ..utils import check_adjacency, check_int, check_random_state, check_real
 from ..utils._docs import fill_doc
 
@@ -162,9 +163,11 @@ def pig_expected_density(density, s):
 
 
 def check_s(s):
-    """The edge-flip parameter ``s`` as a float in (0, 1] (``s = 0`` is no perturbation)."""
-    return check_real(s, "s (the randomisation probability)", low=0.0, high=1.0,
-                      low_open=True)
+    """The edge-flip parameter ``s`` as a float in (0, 1] (``s = 0`` is no perturbation),
+    whose half is exact (:func:`skdpgraph.privacy.halving_exactly`: a subnormal one is rounded
+    up to the next double)."""
+    return halving_exactly(check_real(s, "s (the randomisation probability)", low=0.0,
+                                      high=1.0, low_open=True))
 
 
 def pig_s_from_epsilon(epsilon):

@@ -122,7 +122,8 @@ class SimilarityToDistance(_GraphWeightTransformer):
     diagonal (self-similarities) is mapped too and means nothing to the
     clusterers, which ignore it; a zero on the diagonal of a square input
     (counts have them; ``"inverse"`` and ``"neg_log"`` have no distance
-    for 0) becomes the distance 0.
+    for 0) becomes the distance 0 (a square batch of queries given to
+    :meth:`transform` is read as a graph too).
     :meth:`fit` takes a square graph; :meth:`transform` also takes rows of
     similarities to the fitted nodes, ``(n_queries, n_nodes)``.
 

@@ -646,15 +646,18 @@ def gaussian_zcdp(l2_sensitivity, sigma):
 _ROUND_UP = 1.0 + 2.0**-44
 
 
-def _cks_epsilon_at(alpha, rho, log_inv_delta):
-    """Epsilon of rho-zCDP at Renyi order alpha > 1 ([CKS20], Prop. 12).
+def _cks_epsilon_at(am1, rho, log_inv_delta):
+    """Epsilon of rho-zCDP at Renyi order ``alpha = 1 + am1 > 1`` ([CKS20], Prop. 12).
 
     ``alpha*rho + (log(1/delta) + (alpha-1) log(1-1/alpha) - log(alpha)) / (alpha-1)``;
-    every order alpha > 1 gives a valid epsilon, the infimum the tightest.
+    every order alpha > 1 gives a valid epsilon, the infimum the tightest. Written in
+    ``am1`` (``log(1 - 1/alpha) = log(am1) - log1p(am1)``): near alpha = 1 the float
+    ``1 - 1/alpha`` would lose the digits the division by ``am1`` magnifies.
     """
-    am1 = alpha - 1.0
-    return (alpha * rho
-            + (log_inv_delta + am1 * math.log1p(-1.0 / alpha) - math.log(alpha)) / am1)
+    log1p_am1 = math.log1p(am1)
+    # log(1 - 1/alpha): from am1 near alpha = 1, by log1p of -1/alpha far from it
+    log_ratio = math.log(am1) - log1p_am1 if am1 < 1.0 else math.log1p(-1.0 / (1.0 + am1))
+    return (1.0 + am1) * rho + (log_inv_delta + am1 * log_ratio - log1p_am1) / am1
 
 
 def _cks_epsilon(rho, log_inv_delta):
@@ -662,7 +665,7 @@ def _cks_epsilon(rho, log_inv_delta):
     # bounded Brent refines it. Any alpha gives a valid (upper) epsilon, so a
     # slightly imperfect minimisation only costs tightness, never validity.
     def f(t):
-        return _cks_epsilon_at(1.0 + math.exp(t), rho, log_inv_delta)
+        return _cks_epsilon_at(math.exp(t), rho, log_inv_delta)
 
     grid = np.linspace(-12.0, 25.0, 75)
     vals = [f(t) for t in grid]
@@ -715,7 +718,8 @@ def zcdp_to_approx_dp(rho, delta, *, method="cks"):
         return 0.0
     if math.isinf(rho):
         return math.inf
-    log_inv_delta = -math.log(delta)
+    # log1p near delta = 1, where log(delta) loses the digits the conversion needs
+    log_inv_delta = -math.log(delta) if delta < 0.5 else -math.log1p(-(1.0 - delta))
     bs = rho + 2.0 * math.sqrt(rho * log_inv_delta)
     if method == "cks":
         bs = max(0.0, min(bs, _cks_epsilon(rho, log_inv_delta)))

@@ -150,7 +150,8 @@ def normalize_weights(weights, weight_bounds):
     ``high``; the Weight-Release normalisation ``(w + tau) / p`` of the UAI
     paper with ``tau = 0`` and ``p = high`` (the paper asks ``tau >= 0``).
     DBMSTClu is scale invariant but not shift invariant, so without noise
-    the clustering is DBMSTClu's on the true weights whatever the bounds.
+    the clustering is DBMSTClu's on the true weights whatever the bounds
+    (positive weights: the floor below makes a weight 0 the smallest double).
     The result is then clipped into ``[tiny, 1]``, ``tiny`` the smallest
     positive normal double, so that every weight is a positive distance as
     DBMSTClu's definitions assume. Reading only public numbers and released

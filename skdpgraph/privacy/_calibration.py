@@ -477,9 +477,26 @@ def edge_flip_s(epsilon):
     bound = Decimal(epsilon)
     while s < 1.0 and _edge_flip_loss_upper(s) > bound:
         s = float(np.nextafter(s, 1.0))
+    return halving_exactly(s)
+
+
+def halving_exactly(s):
+    """``s``, or the next double above it, whichever ``s / 2`` is exact for.
+
+    A flip probability ``s / 2`` below the smallest normal double is rounded
+    (``epsilon`` above about 708.4): the next ``s``, more noise and a smaller
+    loss, halves exactly.
+
+    Parameters
+    ----------
+    s : float in (0, 1]
+        Edge-flip parameter.
+
+    Returns
+    -------
+    float
+    """
     if s < 2.0**-1021 and int(s / 2.0**-1074) % 2:
-        # s / 2 would be subnormal and rounded (epsilon above about 708.4): the next s
-        # (more noise, a smaller loss) halves exactly
         s = float(np.nextafter(s, 1.0))
     return s
 

@@ -312,7 +312,9 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
     Raises
     ------
     TypeError
-        For string, object or complex data.
+        For string, object or complex data, and for Dask collections (they
+        would be computed whole; an edge table is taken by the estimators
+        that distribute).
     ValueError
         For non-square, asymmetric (the message says by how much), negative,
         NaN or infinite weights, 1-D input, or fewer than 2 nodes.
@@ -522,9 +524,12 @@ def _adjacency_from_validated(X, weighted, what, weight_kind=None):
         # values that differ between the two directions of an edge are no asymmetry.
         if not weighted and sp.issparse(X):
             graph = _canonical_sparse(X, what, pattern=True)
+        elif not weighted:  # the pattern is symmetric (checked above), the values finite
+            check_n_nodes(X.shape[0])
+            u, v = np.nonzero(np.triu(nz, k=1))
+            return edges_to_csr(u, v, np.ones(u.size), X.shape[0])
         else:
-            graph = check_graph(X if weighted else nz.astype(np.float64), metric="precomputed",
-                                what=what, weight_kind=weight_kind if weighted else "distance")
+            graph = check_graph(X, metric="precomputed", what=what, weight_kind=weight_kind)
         if not sp.issparse(graph):
             # The edges are the nonzero entries given (symmetric, checked above): a
             # subnormal weight that halving rounded to 0 stays an edge.
@@ -556,8 +561,10 @@ def check_adjacency(X, *, weighted=False, what="X", weight_kind=None):
         * undirected networkx graph: its edges; row ``i`` is node
           ``list(X.nodes)[i]``.
 
-        The matrix must be square, symmetric, finite and non-negative; the
-        diagonal (self-loops) is ignored.
+        The matrix must be square, finite and non-negative, its pattern
+        symmetric (with ``weighted=True`` its values too: unweighted, an
+        entry stored twice is one edge); the diagonal (self-loops) is
+        ignored.
     weighted : bool, default=False
         If False, every edge gets the value 1.0. If True, the edge weights
         are kept (for sparse input an explicitly stored zero stays a
@@ -577,7 +584,7 @@ def check_adjacency(X, *, weighted=False, what="X", weight_kind=None):
     Raises
     ------
     TypeError
-        For non-numeric data.
+        For non-numeric data, and for Dask collections.
     ValueError
         For empty, non-square, asymmetric, negative, NaN or infinite
         entries, directed graphs or multigraphs, or fewer than 2 nodes.

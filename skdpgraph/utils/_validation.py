@@ -206,9 +206,10 @@ def check_weight_values(values, what):
             "be finite."
         )
     if values.min() < 0:
-        raise ValueError(
-            f"Negative values in data: {what} contains negative weights "
-            f"(smallest {values.min():g}); weights are distances and must be >= 0."
+        n_bad = int(np.count_nonzero(values < 0))
+        raise ValueError(  # the count, not a value: the weights are private
+            f"Negative values in data: {what} contains {n_bad} negative weight(s); "
+            "weights are distances and must be >= 0."
         )
 
 

@@ -263,3 +263,43 @@ def test_an_accountant_pickled_without_running_sums_loads():
     restored = BudgetAccountant.__new__(BudgetAccountant)
     restored.__setstate__(state)
     assert restored.total() == (1.5, 0.0) and restored.spent_budget == [(1.0, 0), (0.5, 0)]
+
+
+def _cks_infimum(rho, delta):
+    """The exact infimum over Renyi orders of the CKS conversion (60-digit decimals)."""
+    from decimal import Decimal, localcontext
+
+    with localcontext() as ctx:
+        ctx.prec = 60
+        r, L = Decimal(rho), -Decimal(delta).ln()
+
+        def f(t):  # alpha = 1 + e^t
+            a = t.exp()
+            return (1 + a) * r + (L + a * (1 - 1 / (1 + a)).ln() - (1 + a).ln()) / a
+
+        ts = [Decimal(x) / 4 for x in range(-120, 121)]
+        k = min(range(len(ts)), key=lambda i: f(ts[i]))
+        lo, hi = ts[max(k - 1, 0)], ts[min(k + 1, len(ts) - 1)]
+        for _ in range(90):
+            m1, m2 = lo + (hi - lo) * Decimal("0.381966"), lo + (hi - lo) * Decimal("0.618034")
+            lo, hi = (lo, m2) if f(m1) < f(m2) else (m1, hi)
+        return min(f((lo + hi) / 2), r + 2 * (r * L).sqrt())
+
+
+def test_the_zcdp_conversion_holds_in_exact_arithmetic():
+    # Its float evaluation fell below the exact infimum by up to 1.7e-13 relative in 356 of
+    # 1,500 random cases, and by 1e-11 at delta near 1 (1 - 1/alpha near alpha = 1); the
+    # returned epsilon now bounds it.
+    from decimal import Decimal
+
+    rng = np.random.default_rng(7)
+    cases = [(13.309348880234873, 0.9999999410775846), (0.5, 1e-5), (4.0, 1e-12)]
+    for _ in range(24):
+        rho = float(10 ** rng.uniform(-12, 4))
+        delta = (float(10 ** rng.uniform(-15, -0.01)) if rng.random() < 0.6
+                 else float(1 - 10 ** rng.uniform(-12, -0.5)))
+        cases.append((rho, delta))
+    for rho, delta in cases:
+        exact = _cks_infimum(rho, delta)
+        if exact > 0:
+            assert Decimal(zcdp_to_approx_dp(rho, delta)) >= exact, (rho, delta)

@@ -222,11 +222,7 @@ def test_noisy_power_steps_and_label_propagation_parts_stay_within_their_rho():
     # floats), and the plan's rho at least the exact sum of its parts.
     from fractions import Fraction
 
-    from skdpgraph.privacy import (
-        exponential_mechanism_zcdp,
-        noisy_power_budget,
-        plan_label_propagation,
-    )
+    from skdpgraph.privacy import noisy_power_budget, plan_label_propagation
 
     rng = np.random.default_rng(3)
     for n_iter, rho in zip(rng.integers(1, 60, 500), rng.random(500) * 3):
@@ -237,7 +233,8 @@ def test_noisy_power_steps_and_label_propagation_parts_stay_within_their_rho():
         for bits, rounds, votes in ((1, 6, 2), (4, 8, 2), (6, 12, 0), (16, 12, 10)):
             plan = plan_label_propagation(eps, delta=1e-6, n_bits=bits, n_rounds=rounds,
                                           n_votes=votes)
-            parts = (2 * bits * rounds * Fraction(exponential_mechanism_zcdp(plan.bit_epsilon))
-                     + (2 * votes * Fraction(exponential_mechanism_zcdp(plan.vote_epsilon))
-                        if votes else 0) + 1 / (2 * Fraction(plan.count_noise) ** 2))
+            # exact parts: eps**2 / 8 per bounded-range vote, 1 / (2 sigma**2) for the counts
+            parts = (2 * bits * rounds * Fraction(plan.bit_epsilon) ** 2 / 8
+                     + (2 * votes * Fraction(plan.vote_epsilon) ** 2 / 8 if votes else 0)
+                     + 1 / (2 * Fraction(plan.count_noise) ** 2))
             assert Fraction(plan.rho) >= parts and plan.epsilon_spent <= eps
