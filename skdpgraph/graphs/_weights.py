@@ -219,27 +219,23 @@ class SimilarityToDistance(_GraphWeightTransformer):
         kw = dict(conversion=self.conversion, max_similarity=self.max_similarity_)
         # A zero on the diagonal of a square input (a self-similarity, which the clusterers
         # ignore; counts have them) has no distance under "inverse" and "neg_log": it maps
-        # to 0 rather than being refused. Set to 1 while mapping, it changes no maximum read.
+        # to 0 rather than being refused (mapped as the largest similarity, then set).
+        fill = self.max_similarity_ or 1.0
+        square = X.shape[0] == X.shape[1]
         if sp.issparse(X):
             G = sp.csr_array(X, copy=True)
             G.sum_duplicates()
-            zero = np.zeros(G.nnz, dtype=bool)
-            if G.shape[0] == G.shape[1]:
-                zero = (np.repeat(np.arange(G.shape[0]), np.diff(G.indptr)) == G.indices) & (
-                    G.data == 0)
-            if zero.any():
-                G.data[zero] = min(1.0, G.data.max())
+            zero = (np.repeat(np.arange(G.shape[0]), np.diff(G.indptr)) == G.indices) & (
+                G.data == 0) & square
+            G.data[zero] = fill
             G.data = similarity_to_distance(G.data, **kw)
             G.data[zero] = 0.0
             return G
         X = np.array(X, dtype=np.float64, copy=True)
-        zero = np.zeros(X.shape, dtype=bool)
-        if X.shape[0] == X.shape[1]:
-            np.fill_diagonal(zero, np.diag(X) == 0)
-        if zero.any():
-            X[zero] = min(1.0, X.max())
+        zero = np.flatnonzero(np.diag(X) == 0) if square else np.empty(0, dtype=np.int64)
+        X[zero, zero] = fill
         D = similarity_to_distance(X, **kw)
-        D[zero] = 0.0
+        D[zero, zero] = 0.0
         return D
 
 
