@@ -43,7 +43,7 @@ class _GraphWeightTransformer(GraphInputTagsMixin, NodeFeaturesOutMixin, Transfo
     #: Whether transform takes a rectangular block (rows = queries).
     _row_wise = False
 
-    def _validate(self, X, reset):
+    def _validate(self, X, reset, check=True):
         _refuse_dask(X, "X")
         if _is_networkx_graph(X):  # the weights as stored (the transformer says what they
             X = from_networkx(X, weight_kind="distance")  # mean), rows in list(G)'s order
@@ -65,7 +65,7 @@ class _GraphWeightTransformer(GraphInputTagsMixin, NodeFeaturesOutMixin, Transfo
                 "(e.g. with skdpgraph.graphs.EpsilonGraph, or "
                 "sklearn.neighbors.kneighbors_graph with both directions: A.maximum(A.T))."
             )
-        if reset:
+        if reset and check:
             self._check_graph(X)  # an asymmetric graph is refused at fit, not a step later
         return X
 
@@ -339,8 +339,29 @@ class StructuralDistance(_GraphWeightTransformer):
     def _check_graph(self, X):
         check_adjacency(X)
 
+    @fit_context(skip_nested_validation=True)
+    def fit_transform(self, X, y=None):
+        """Fit to ``X`` and return its structural distances, checking it once.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_nodes, n_nodes)
+            The graph (its stored entries are the edges).
+        y : Ignored
+            Not used, present for API consistency.
+
+        Returns
+        -------
+        graph : scipy.sparse.csr_array of shape (n_nodes, n_nodes)
+            The same edges, weighted by ``1 - similarity``.
+        """
+        # The graph check of fit is the one the map needs: made once, not twice.
+        return self._distances(check_adjacency(self._validate(X, reset=True, check=False)))
+
     def _transform(self, X):
-        A = check_adjacency(X)
+        return self._distances(check_adjacency(X))
+
+    def _distances(self, A):
         d = structural_distance_data(A, self.similarity)
         out = sp.csr_array((d, A.indices.copy(), A.indptr.copy()), shape=A.shape)
         out.has_sorted_indices = True

@@ -774,7 +774,13 @@ def _zcdp_inverse(epsilon, delta, method):
     costs about a hundred conversions, and every zCDP fit asks it again."""
     log_inv_delta = -math.log(delta)
     # (sqrt(a + eps) - sqrt(a))**2 without cancellation for tiny eps.
-    rho_bs = (epsilon / (math.sqrt(log_inv_delta + epsilon) + math.sqrt(log_inv_delta))) ** 2
+    root = epsilon / (math.sqrt(log_inv_delta + epsilon) + math.sqrt(log_inv_delta))
+    rho_bs = root * root
+    if math.isinf(rho_bs):
+        raise ValueError(
+            f"epsilon={epsilon!r} is too large to be converted to zCDP in floating point "
+            "(rho would exceed the largest double); use a smaller epsilon or pure accounting."
+        )
     # Guard against rounding in the closed form: step down, by steps that
     # double, until it converts (a few iterations at most).
     step = 2.0**-52

@@ -580,7 +580,8 @@ def tree_release_noise(mechanism, *, sensitivity, neighborhood, n_tree_edges, n_
         eps_t = tree_eps if tree_rho is None else math.sqrt(8.0 * tree_rho)
         tree = 1.0 / exponential_tree_scale(eps_t, mu, neighborhood, k)
     else:
-        tree = 2.0 * mu / pamst_step_epsilon(k, tree_eps, tree_rho)
+        step = pamst_step_epsilon(k, tree_eps, tree_rho)
+        tree = 2.0 * mu / step if step > 0 else math.inf  # a step budget that underflows
     return max(tree, weights)
 
 

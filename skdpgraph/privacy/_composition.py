@@ -98,7 +98,8 @@ def plan_tree_release(epsilon, *, accounting="pure", delta=None, tree_share=0.5,
     if accounting == "pure":
         if releases_weights:
             return BudgetPlan(eps, None, None, None, None, eps, 0.0)
-        return BudgetPlan(share * eps, None, _rest(eps, share * eps), None, None, eps, 0.0)
+        tree_eps, weight_eps = _split(eps, share, "epsilon")
+        return BudgetPlan(tree_eps, None, weight_eps, None, None, eps, 0.0)
     if accounting != "zcdp":
         raise ValueError(f"accounting must be 'pure' or 'zcdp'; got {accounting!r}.")
     delta = check_delta(delta)
@@ -108,8 +109,7 @@ def plan_tree_release(epsilon, *, accounting="pure", delta=None, tree_share=0.5,
             return BudgetPlan(None, rho, None, None, rho, zcdp_to_approx_dp(rho, delta), delta)
         # One pure mechanism: nothing to compose, epsilon-DP as it is.
         return BudgetPlan(eps, None, None, None, None, eps, 0.0)
-    tree_rho = share * rho
-    weight_rho = _rest(rho, tree_rho)
+    tree_rho, weight_rho = _split(rho, share, "rho")
     if zcdp:
         tree_eps = None
     else:
@@ -279,6 +279,20 @@ def _rest(total, part):
     while 0.0 < rest < math.inf and Fraction(part) + Fraction(rest) > Fraction(total):
         rest = math.nextafter(rest, 0.0)
     return rest
+
+
+def _split(total, share, what):
+    """``(share * total, the rest)``, refused where a part rounds to 0 (a budget near
+    the smallest double): a mechanism given 0 would refuse later, naming a 0 the user
+    never gave."""
+    part = share * total
+    rest = _rest(total, part)
+    if part == 0.0 or rest == 0.0:
+        raise ValueError(
+            f"{what}={total!r} cannot be split with tree_share={share!r}: a part rounds to 0 "
+            f"in floating point. Raise epsilon, or move tree_share towards 1/2."
+        )
+    return part, rest
 
 
 def _down(x):

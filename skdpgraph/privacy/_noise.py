@@ -762,8 +762,11 @@ def _add_exact(m, noise):
 
 
 def _round_up(x):
-    """Smallest double >= the exact rational ``x``."""
-    f = float(x)
+    """Smallest double >= the exact rational ``x`` (``inf`` past the largest double)."""
+    try:
+        f = float(x)
+    except OverflowError:
+        return math.inf
     if Fraction(f) < x:
         f = math.nextafter(f, math.inf)
     return f
@@ -925,7 +928,9 @@ def _gaussian_sigma(l2, k, rho, exponent):
     """Smallest double sigma >= (l2 / grid + sqrt(k)) / sqrt(2 rho), checked exactly."""
     a = Fraction(l2) / Fraction(2) ** exponent
     r2 = 2 * Fraction(rho)
-    sigma = (float(a) + math.sqrt(k)) / math.sqrt(float(r2))
+    # sqrt(2) sqrt(rho): 2 rho may pass the largest double; the estimate is within
+    # ulps of the bound, which the loop below settles exactly.
+    sigma = (float(a) + math.sqrt(k)) / (math.sqrt(2.0) * math.sqrt(float(rho)))
 
     def enough(s):
         # s sqrt(2 rho) >= a + sqrt(k)  <=>  2 rho s^2 - a^2 - k >= 2 a sqrt(k)

@@ -568,3 +568,27 @@ def test_grids_coarser_than_2_to_the_23_release(mechanism):
                              weight_bounds=(0, 2e11), tree_mechanism=mechanism,
                              accountant=accountant, random_state=0).fit(X)
     assert accountant.total() == (1.0, 0.0)
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "pamst", "exponential", "noisy_max_prim",
+                                       "input_perturbation"])
+def test_budgets_at_the_ends_of_the_doubles_are_refused_before_the_charge(mechanism):
+    D = np.abs(np.subtract.outer(np.arange(8.0), np.arange(8.0)))
+    for kwargs in (dict(epsilon=5e-324),
+                   dict(epsilon=1.7976931348623157e308, accounting="zcdp", delta=1e-6)):
+        acc = BudgetAccountant()
+        with pytest.raises(ValueError, match="coarser grid|too large|cannot be split"):
+            PrivateMSTClustering(sensitivity=1.0, weight_bounds=(0, 8), metric="precomputed",
+                                 tree_mechanism=mechanism, accountant=acc, **kwargs).fit(D)
+        assert acc.total() == (0.0, 0.0)
+
+
+def test_a_tree_share_whose_step_budget_underflows_releases_a_uniform_tree():
+    D = np.abs(np.subtract.outer(np.arange(8.0), np.arange(8.0)))
+    acc = BudgetAccountant()
+    with pytest.warns(NoiseDominatesWarning):
+        model = PrivateMSTClustering(epsilon=1.0, sensitivity=1.0, weight_bounds=(0, 8),
+                                     tree_share=5e-324, tree_mechanism="pamst",
+                                     metric="precomputed", accountant=acc).fit(D)
+    assert model.tree_.nnz == 14  # a spanning tree of the 8 nodes
+    assert acc.total()[0] <= 1.0

@@ -410,6 +410,39 @@ def test_structural_distance_against_the_dense_product(similarity):
         np.testing.assert_array_equal(got.toarray(), expected)
 
 
+
+@pytest.mark.parametrize("similarity", ["jaccard", "cosine"])
+def test_structural_distance_fit_transform_is_fit_then_transform(similarity):
+    import networkx as nx
+
+    from skdpgraph.graphs import StructuralDistance
+
+    graph = nx.powerlaw_cluster_graph(120, 3, 0.5, seed=4)
+    A = nx.to_numpy_array(graph, nodelist=range(120))
+    for X in (A, sp.csr_array(A), sp.coo_array(A), graph):
+        before = X.copy()
+        est = StructuralDistance(similarity=similarity)
+        got = est.fit_transform(X)
+        assert est.n_features_in_ == 120
+        expected = StructuralDistance(similarity=similarity).fit(X).transform(X)
+        assert sp.issparse(got) and got.format == "csr"
+        np.testing.assert_array_equal(got.indptr, expected.indptr)
+        np.testing.assert_array_equal(got.indices, expected.indices)
+        np.testing.assert_array_equal(got.data, expected.data)
+        if isinstance(X, nx.Graph):
+            assert nx.utils.graphs_equal(X, before)
+        else:
+            np.testing.assert_array_equal(sp.csr_array(X).toarray(), sp.csr_array(before).toarray())
+    # The same refusals as fit, before anything is computed.
+    for bad, message in ((np.triu(A), "not symmetric"), (A[:, :50], "square"),
+                         (-A, "Negative values")):
+        with pytest.raises(ValueError, match=message):
+            StructuralDistance(similarity=similarity).fit_transform(bad)
+        with pytest.raises(ValueError, match=message):
+            StructuralDistance(similarity=similarity).fit(bad)
+    with pytest.raises(ValueError, match="similarity"):
+        StructuralDistance(similarity="dice").fit_transform(A)
+
 def test_an_epsilon_graph_past_the_memory_limit_is_refused_while_it_is_built():
     from skdpgraph.exceptions import DenseMemoryError
     from skdpgraph.utils import config_context

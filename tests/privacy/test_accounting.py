@@ -303,3 +303,10 @@ def test_the_zcdp_conversion_holds_in_exact_arithmetic():
         exact = _cks_infimum(rho, delta)
         if exact > 0:
             assert Decimal(zcdp_to_approx_dp(rho, delta)) >= exact, (rho, delta)
+
+
+def test_an_epsilon_whose_rho_passes_the_largest_double_is_refused():
+    assert approx_dp_to_zcdp(1e308, 1e-6) <= 1e308
+    assert zcdp_to_approx_dp(approx_dp_to_zcdp(1.7e308, 1e-6), 1e-6) <= 1.7e308
+    with pytest.raises(ValueError, match="too large to be converted to zCDP"):
+        approx_dp_to_zcdp(1.7976931348623157e308, 1e-6)

@@ -593,3 +593,16 @@ def test_coarse_grids_round_without_overflow():
                           np.random.default_rng(0), full_output=True)
     assert out.grid == 2.0**28 and np.all(np.isfinite(out.values))
     assert np.all(out.values % out.grid == 0)
+
+
+def test_budgets_at_the_ends_of_the_doubles_refuse_or_release_cleanly():
+    # A noise scale past the largest double is a scale too large (a clear ValueError),
+    # not an OverflowError from the exact arithmetic; a huge rho gives the least noise.
+    rng = np.random.default_rng(0)
+    for epsilon in (5e-324, 1e-310):
+        with pytest.raises(ValueError, match="coarser grid"):
+            release_laplace([0.0, 1.0], 1.0, epsilon, rng)
+    for rho in (1.7976931348623157e308, 1e308):
+        r = release_gaussian([0.0, 1.0], 1.0, rho, rng, full_output=True)
+        assert 0 < r.scale < 1e-6
+        np.testing.assert_array_equal(r.values, [0.0, 1.0])
