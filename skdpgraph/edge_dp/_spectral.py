@@ -25,6 +25,7 @@ References
    degree-corrected stochastic blockmodel", NeurIPS 2013.
 """
 
+import math
 from numbers import Integral
 from typing import NamedTuple
 
@@ -88,6 +89,11 @@ def _operator(A, p, q, scale=None):
     """``D M D`` as a LinearOperator, ``M = (A/q - p (J - I)) / (1 - 2p)``, ``D = diag(scale)``."""
     n = A.shape[0]
     c = 1.0 - 2.0 * p
+    if not math.isfinite(1.0 / q):
+        raise ValueError(
+            f"sample_rate={q!r} is too small to debias in floating point (1 / sample_rate "
+            "overflows)."
+        )
 
     def matmat(X):
         X = np.asarray(X, dtype=np.float64)
@@ -157,6 +163,10 @@ def _top_eigs(op, m, rng):
         vals, vecs = vals[::-1][:m], vecs[:, ::-1][:, :m]
         return vals, vecs
     v0 = rng.standard_normal(n)
+    if not np.any(op @ v0):
+        # The zero operator (no edge, and no flip to debias): every vector is an
+        # eigenvector of eigenvalue 0, where ARPACK would stop at a zero Krylov vector.
+        return np.zeros(m), np.eye(n, m)
     vals, vecs = eigsh(op, k=m, which="LA", v0=v0, tol=1e-8)
     order = np.argsort(vals)[::-1]
     return vals[order], vecs[:, order]

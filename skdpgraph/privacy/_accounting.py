@@ -779,7 +779,7 @@ def _zcdp_inverse(epsilon, delta, method):
     if math.isinf(rho_bs):
         raise ValueError(
             f"epsilon={epsilon!r} is too large to be converted to zCDP in floating point "
-            "(rho would exceed the largest double); use a smaller epsilon or pure accounting."
+            "(rho would exceed the largest double); use a smaller epsilon."
         )
     # Guard against rounding in the closed form: step down, by steps that
     # double, until it converts (a few iterations at most).

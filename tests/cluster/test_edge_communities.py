@@ -4,6 +4,7 @@ spectral clustering, and the central noisy power method."""
 import itertools
 import math
 import re
+import warnings
 from fractions import Fraction
 
 import networkx as nx
@@ -638,3 +639,22 @@ def test_noisy_power_sizes_past_the_memory_limit_are_refused_before_the_charge()
         with pytest.raises(DenseMemoryError):
             est.set_params(accountant=accountant).fit(graph)
         assert accountant.total() == (0.0, 0.0)
+
+
+@pytest.mark.parametrize("n_clusters", [3, "auto"])
+def test_debiased_spectral_clustering_of_a_graph_without_edges(n_clusters):
+    # Nothing to debias and no edge: the operator is zero (every vector is an eigenvector).
+    A = sp.csr_array((300, 300))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = DebiasedSpectralClustering(n_clusters=n_clusters, flip_probability=0.0,
+                                           random_state=0).fit(A)
+    assert model.labels_.shape == (300,)
+    assert 1 <= model.n_clusters_ <= 3
+
+
+def test_debiased_spectral_clustering_refuses_a_sample_rate_it_cannot_invert():
+    A = sp.csr_array(np.ones((4, 4)) - np.eye(4))
+    with pytest.raises(ValueError, match="sample_rate=5e-324 is too small to debias"):
+        DebiasedSpectralClustering(n_clusters=2, flip_probability=0.1,
+                                   sample_rate=5e-324).fit(A)
