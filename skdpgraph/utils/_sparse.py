@@ -310,6 +310,16 @@ def _by_key_then_index(idx, key):
     return idx[order]
 
 
+#: Most nodes whose pair indices (and the products that compute them) fit in int64.
+MAX_PAIR_NODES = 2**31
+
+
+def _check_pair_nodes(n):
+    from ._validation import check_int  # _validation imports this module
+
+    return check_int(n, "n", minimum=2, maximum=MAX_PAIR_NODES)
+
+
 def pair_index(u, v, n):
     """Index of pair ``u < v`` in the row-major order of the strict upper triangle.
 
@@ -324,6 +334,7 @@ def pair_index(u, v, n):
     -------
     int or ndarray of int64
     """
+    n = _check_pair_nodes(n)
     u = np.asarray(u, dtype=np.int64)
     v = np.asarray(v, dtype=np.int64)
     return u * (2 * n - u - 1) // 2 + (v - u - 1)
@@ -343,11 +354,14 @@ def pair_from_index(k, n):
     -------
     u, v : int or ndarray of int64
     """
+    n = _check_pair_nodes(n)
     k = np.asarray(k, dtype=np.int64)
+    if k.size and (k.min() < 0 or k.max() >= n * (n - 1) // 2):
+        raise ValueError(f"pair indices of {n} nodes are in [0, {n * (n - 1) // 2}); got "
+                         f"some in [{int(k.min())}, {int(k.max())}].")
     b = 2.0 * n - 1.0
     disc = np.maximum(b * b - 8.0 * k.astype(np.float64), 0.0)
-    u = np.floor((b - np.sqrt(disc)) / 2.0).astype(np.int64)
-    np.clip(u, 0, n - 2, out=u)
+    u = np.clip(np.floor((b - np.sqrt(disc)) / 2.0).astype(np.int64), 0, n - 2)
 
     def first(r):  # index of the first pair of row r
         return r * (2 * n - r - 1) // 2

@@ -530,3 +530,20 @@ def test_an_infinite_max_added_edges_is_no_limit_as_in_flip_edges():
     a = EdgeFlipPerturbation(epsilon=2.0, random_state=0, max_added_edges=float("inf"))
     b = EdgeFlipPerturbation(epsilon=2.0, random_state=0, max_added_edges=None)
     np.testing.assert_array_equal(a.fit_transform(A).toarray(), b.fit_transform(A).toarray())
+
+
+def test_pair_indices_check_their_range():
+    # Scalars round-trip; node counts whose products leave int64, and indices out of
+    # range, are refused (they wrapped around or gave pairs outside the graph).
+    assert pair_index(0, 1, 5) == 0 and tuple(pair_from_index(9, 5)) == (3, 4)
+    n = 2**31
+    k = pair_index(n - 2, n - 1, n)
+    assert k == n * (n - 1) // 2 - 1 and tuple(pair_from_index(k, n)) == (n - 2, n - 1)
+    for bad in (1, 2**31 + 1, 2**63):
+        with pytest.raises(ValueError, match="n must be"):
+            pair_index(0, 1, bad)
+        with pytest.raises(ValueError, match="n must be"):
+            pair_from_index(0, bad)
+    for k in (-1, 10, [3, 10]):
+        with pytest.raises(ValueError, match=r"pair indices of 5 nodes are in \[0, 10\)"):
+            pair_from_index(k, 5)
