@@ -925,12 +925,13 @@ def release_laplace(
 
 
 def _gaussian_sigma(l2, k, rho, exponent):
-    """Smallest double sigma >= (l2 / grid + sqrt(k)) / sqrt(2 rho), checked exactly."""
+    """A double sigma >= (l2 / grid + sqrt(k)) / sqrt(2 rho), checked exactly: the float
+    estimate, raised by ulps until it passes (at most an ulp above the smallest such)."""
     a = Fraction(l2) / Fraction(2) ** exponent
     r2 = 2 * Fraction(rho)
-    # sqrt(2) sqrt(rho): 2 rho may pass the largest double; the estimate is within
-    # ulps of the bound, which the loop below settles exactly.
-    sigma = (float(a) + math.sqrt(k)) / (math.sqrt(2.0) * math.sqrt(float(rho)))
+    two_rho = 2.0 * float(rho)  # exact unless it passes the largest double
+    root = math.sqrt(two_rho) if two_rho < math.inf else math.sqrt(2.0) * math.sqrt(float(rho))
+    sigma = (float(a) + math.sqrt(k)) / root
 
     def enough(s):
         # s sqrt(2 rho) >= a + sqrt(k)  <=>  2 rho s^2 - a^2 - k >= 2 a sqrt(k)

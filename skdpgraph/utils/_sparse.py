@@ -328,7 +328,8 @@ def pair_index(u, v, n):
     u, v : int or array-like of int
         The pairs, ``u < v``.
     n : int
-        Number of nodes.
+        Number of nodes, 2 to ``2**31`` (the indices and their products stay in
+        int64).
 
     Returns
     -------
@@ -348,7 +349,7 @@ def pair_from_index(k, n):
     k : int or array-like of int
         Pair indices.
     n : int
-        Number of nodes.
+        Number of nodes, 2 to ``2**31``.
 
     Returns
     -------
