@@ -18,6 +18,7 @@ from ..distributed import is_edge_table, table_spanning_forest
 from ..metrics._scores import dbcvi_from_labels
 from ..tree import check_tree, tree_from_graph
 from ..utils import StageLogger
+from ..utils._validation import check_canonical_indices
 from ..utils._param_validation import fit_context
 from ._base import (
     DBMSTCLU_FIELDS,
@@ -129,6 +130,9 @@ def dbmstclu(tree, *, check_input=True):
 
     if check_input:
         tree = check_tree(tree)
+    else:
+        check_canonical_indices(edges=tree.edges, n=tree.tree.shape[0],
+                                n_weights=np.shape(tree.weights)[0])
     n, w = tree.tree.shape[0], tree.weights
     if n == 0:
         raise ValueError("tree has no node: DBMSTClu needs at least one.")

@@ -15,7 +15,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from ..utils import check_graph, edges_to_csr, graph_edges
-from ..utils._validation import check_edge_list
+from ..utils._validation import check_canonical_indices, check_edge_list
 
 
 class SpanningTree(NamedTuple):
@@ -147,6 +147,7 @@ def as_graph(graph, check_input=True, what="graph"):
     check for a graph that already is canonical (as estimators pass it).
     """
     if not check_input:
+        check_canonical_indices(graph)
         return graph
     return check_graph(graph, metric="precomputed", what=what)
 

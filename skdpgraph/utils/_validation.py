@@ -213,6 +213,56 @@ def check_weight_values(values, what):
         )
 
 
+def check_canonical_indices(graph=None, *, edges=None, n=None, n_weights=None):
+    """The checks ``check_input=False`` keeps: what compiled loops index with.
+
+    Skipping validation is for a graph (or a tree's edge list) that already
+    is canonical; a wrong one should give a wrong answer or an error, never
+    a read or write outside an array (a crash of the process). So the
+    structure is checked in any case, in vectorised O(size) work: for a
+    graph, a 2-D square dense array or a CSR array whose row pointers run
+    from 0, never decrease and end within its indices, and whose column
+    indices lie in ``[0, n)``; for ``edges``, an ``(m, 2)`` array of integers
+    in ``[0, n)`` with ``n_weights == m``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming what is not canonical.
+    """
+    import scipy.sparse as sp
+
+    hint = " (check_input=False is for canonical input only)"
+    if graph is not None:
+        if sp.issparse(graph):
+            if graph.format != "csr":
+                raise TypeError(f"a {graph.format.upper()} graph is not canonical: the "
+                                f"canonical form is a CSR array{hint}.")
+            n_rows, n_cols = graph.shape
+            ptr, idx = graph.indptr, graph.indices
+            if (n_rows != n_cols or ptr.shape != (n_rows + 1,) or ptr[0] != 0
+                    or ptr[-1] > min(idx.size, graph.data.size)
+                    or (n_rows and np.any(ptr[1:] < ptr[:-1]))):
+                raise ValueError(f"the CSR graph's shape or row pointers are not "
+                                 f"consistent{hint}.")
+            used = idx[:ptr[-1]]
+            if used.size and (used.min() < 0 or used.max() >= n_cols):
+                raise ValueError(f"the CSR graph has a column index outside 0..{n_cols - 1}"
+                                 f"{hint}.")
+        elif not (isinstance(graph, np.ndarray) and graph.ndim == 2
+                  and graph.shape[0] == graph.shape[1]):
+            raise TypeError(f"a graph of type {type(graph).__name__} is not canonical: the "
+                            f"canonical form is a square ndarray or a CSR array{hint}.")
+    if edges is not None:
+        edges = np.asarray(edges)
+        if edges.ndim != 2 or edges.shape[1] != 2 or edges.dtype.kind not in "iu":
+            raise ValueError(f"edges must be an (m, 2) array of node numbers{hint}.")
+        if n_weights is not None and n_weights != edges.shape[0]:
+            raise ValueError(f"{edges.shape[0]} edges and {n_weights} weights{hint}.")
+        if edges.size and (edges.min() < 0 or edges.max() >= n):
+            raise ValueError(f"an edge has a node outside 0..{n - 1}{hint}.")
+
+
 def check_edge_list(u, v, n, *, forest=False):
     """``(u, v, n)`` as two int64 arrays and an int, checked before compiled loops
     index with them.

@@ -499,3 +499,15 @@ def test_an_unknown_metric_is_an_invalid_parameter(cls):
         cls(metric=3).fit(X)
     for metric in ("matching", "hamming", "cosine"):  # any metric of pairwise_distances
         cls(metric=metric).fit(X > 0.5)
+
+
+def test_unchecked_tree_is_still_checked_for_node_numbers():
+    # check_input=False skips the forest check, never the node range (a node past
+    # the tree's size crashed the process).
+    tree = make_spanning_tree([0, 1], [1, 2], [1.0, 2.0], 3)
+    for edges, weights in (([[0, 1], [1, 10**6]], [1.0, 2.0]), ([[0, 1], [-1, 2]], [1.0, 2.0]),
+                           ([[0, 1], [1, 2]], [1.0]), ([0, 1], [1.0, 2.0])):
+        bad = tree._replace(edges=np.array(edges), weights=np.array(weights))
+        with pytest.raises(ValueError, match="check_input=False is for canonical"):
+            dbmstclu(bad, check_input=False)
+    assert dbmstclu(tree, check_input=False).n_clusters == dbmstclu(tree).n_clusters

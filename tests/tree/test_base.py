@@ -1,10 +1,19 @@
 """Spanning trees built from edge lists, and trees given by hand, are checked."""
 
+from functools import partial
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from skdpgraph.tree import SpanningTree, check_tree, make_spanning_tree
+from skdpgraph.tree import (
+    TREE_MECHANISMS,
+    SpanningTree,
+    check_tree,
+    get_tree_mechanism,
+    make_spanning_tree,
+    minimum_spanning_tree,
+)
 
 
 def test_make_spanning_tree_sorts_and_orients():
@@ -80,3 +89,26 @@ def test_infinite_rates_on_tiny_spreads_give_trees(epsilon, mu):
         assert mechanism(D, epsilon, sensitivity=mu, random_state=0).edges.shape == (2, 2)
     t = noisy_max_prim_tree(D, epsilon, sensitivity=mu, delta=1e-6, random_state=0)
     assert t.edges.shape == (2, 2)
+
+
+@pytest.mark.parametrize("name", sorted(TREE_MECHANISMS) + ["minimum_spanning_tree"])
+def test_unchecked_graphs_are_still_checked_for_what_loops_index_with(name):
+    # check_input=False skips validation, never the index range: a column index
+    # outside the graph wrote outside the compiled loops' arrays (a segfault).
+    if name == "minimum_spanning_tree":
+        run = minimum_spanning_tree
+    else:
+        mech = get_tree_mechanism(name)
+        budget = {"rho": 0.5} if mech.zcdp else {"epsilon": 1.0}
+        run = partial(mech.func, sensitivity=1.0, random_state=0, **budget)
+    bad = [
+        sp.csr_array((np.ones(2), np.array([0, 10**6]), np.array([0, 1, 2, 2])), shape=(3, 3)),
+        sp.csr_array((np.ones(2), np.array([1, -1]), np.array([0, 1, 2, 2])), shape=(3, 3)),
+        sp.csr_array((np.ones(2), np.array([1, 0]), np.array([0, 1, 2, 2])), shape=(3, 3)),
+        sp.coo_array(np.eye(3)),
+        [[0.0, 1.0], [1.0, 0.0]],
+    ]
+    bad[2].indptr[1:] = [2, 1, 2]  # decreasing row pointers
+    for graph in bad:
+        with pytest.raises((ValueError, TypeError), match="check_input=False is for canonical"):
+            run(graph, check_input=False)
