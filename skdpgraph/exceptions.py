@@ -29,6 +29,7 @@ __all__ = [
     "BudgetError",
     "DetachedAccountantError",
     "DenseMemoryError",
+    "WorkMemoryError",
     "InvalidParameterError",
 ]
 
@@ -128,6 +129,16 @@ class DetachedAccountantError(BudgetError):
 
 class DenseMemoryError(MemoryError, ValueError):
     """A dense path would allocate more than ``max_dense_memory`` bytes."""
+
+
+class WorkMemoryError(MemoryError, ValueError):
+    """Work whose size follows from public counts cannot fit in this process's memory.
+
+    Raised before a private estimator charges its budget, from a lower bound
+    of what the fit needs (bytes per node) against the most this process can
+    hold (physical memory, its address-space limit, its control group's
+    limit): a fit that would fail for memory is refused with nothing spent.
+    """
 
 
 class InvalidParameterError(ValueError, TypeError):

@@ -32,9 +32,14 @@ from ..privacy import (
     zcdp_to_approx_dp,
 )
 from ..utils import StageLogger, check_random_state
+from ..utils._config import check_work_memory
 from ..utils._docs import fill_doc
 from ..utils._param_validation import HasMethods, Interval, StrOptions
 from ._base import AdjacencyInputMixin, set_result_attributes, warn_if_fewer_clusters
+
+# A lower bound of label propagation's work per node (measured: about 130 bytes a
+# node on a graph of one edge), checked before the charge.
+_LABEL_PROPAGATION_NODE_BYTES = 96
 
 __all__ = [
     "DebiasedSpectralClustering",
@@ -542,6 +547,8 @@ class PrivateLabelPropagation(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         plan, n_bits, n_rounds = _plan(n, k, float(self.epsilon), self.delta, self.rho,
                                        self.n_bits, self.n_rounds, int(self.n_votes))
         rng = check_random_state(self.random_state)
+        check_work_memory(_LABEL_PROPAGATION_NODE_BYTES * n,
+                          f"{type(self).__name__} on {n} nodes")
         charge(self.accountant, plan.epsilon_spent, plan.delta_spent)
         log = StageLogger(self.verbose, type(self).__name__)
         with log.stage(f"label propagation ({n_rounds} bit rounds of {n_bits} bits, "

@@ -17,6 +17,10 @@ graph; this subpackage does the distributed part:
   forest is computed exactly by merging the partitions' forests in a tree
   reduction (:func:`table_spanning_forest`); only the ``n - 1`` edges of the
   tree come back to the client, where DBMSTClu cuts them.
+* :func:`table_components`: the number of connected components of the
+  (public) topology, one pass; :class:`skdpgraph.cluster.PrivateMSTClustering`
+  counts them before the charge where the range of its release depends on
+  them.
 * :func:`labels_series`: the labels as a Dask series indexed by node id.
 
 Importing this module does not import dask; its functions do.
@@ -28,6 +32,7 @@ from ._forest import (
     TableRelease,
     partition_keys,
     release_table_forest,
+    table_components,
     table_spanning_forest,
     table_weight_max,
 )
@@ -53,5 +58,6 @@ __all__ = [
     "partition_keys",
     "release_table_forest",
     "table_spanning_forest",
+    "table_components",
     "table_weight_max",
 ]

@@ -163,6 +163,7 @@ class _Spec(NamedTuple):
     keep_weights: bool
     n_edges: int  # the counted |E|: no partition holds more
     diagnostics: bool  # the client's data_dependent_warnings()
+    topology_only: bool = False  # keys of 0: a forest of the pairs, no weight read
 
 
 def _changed(what):
@@ -202,7 +203,9 @@ def _partition_forest(part, spec, key):
             n_clipped = int(np.count_nonzero((w < spec.bounds[0]) | (w > spec.bounds[1])))
     if spec.bounds is not None:
         np.clip(w, *spec.bounds, out=w)
-    if spec.edge_noise is None:
+    if spec.topology_only:
+        k = np.zeros(lo.size)
+    elif spec.edge_noise is None:
         k = w
     else:
         k = np.asarray(spec.edge_noise(w, random_state=keyed_generator(key),
@@ -340,6 +343,46 @@ def table_spanning_forest(table, *, split_every=4, verbose=0, return_report=Fals
         return tree
     row_bytes = 2 * forest.lo.itemsize + 8
     return tree, _report(forest, topo.n_partitions, split_every, topo.n_edges, row_bytes, 1)
+
+
+def table_components(table, *, split_every=4, verbose=0):
+    """Number of connected components of a distributed edge table's graph.
+
+    Public (the topology is): a spanning forest of the pairs alone, by the
+    reduction of :func:`table_spanning_forest` with every key 0, has
+    ``|V| - components`` edges; no weight enters it. One pass over the
+    table.
+
+    Parameters
+    ----------
+    table : EdgeTable or dask.dataframe.DataFrame
+        The edge table; a DataFrame is read as :func:`as_edge_table` reads
+        it (columns ``u``, ``v``, ``weight``).
+    split_every : int, default=4
+        Forests merged by each task of the reduction.
+    verbose : int, default=0
+        Show Dask's progress bar.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> import pandas as pd, dask.dataframe as dd
+    >>> from skdpgraph.distributed import EdgeTable, table_components
+    >>> edges = pd.DataFrame({"u": [0, 2], "v": [1, 3], "weight": [1.0, 2.0]})
+    >>> table_components(EdgeTable(dd.from_pandas(edges, npartitions=2), nodes=5))
+    3
+    """
+    table = as_edge_table(table)
+    split_every = _check_split_every(split_every)
+    topo = table.topology(verbose)
+    spec = _Spec(table.source, table.target, table.weight, topo.n_nodes, topo.node_ids, None,
+                 None, {}, False, topo.n_edges, False, True)
+    forest = _reduce(table, topo, spec, [None] * topo.n_partitions, split_every, verbose,
+                     "connected components")
+    return topo.n_nodes - int(forest.lo.size)
 
 
 class TableRelease(NamedTuple):

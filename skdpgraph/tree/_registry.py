@@ -15,7 +15,7 @@ from typing import Callable, NamedTuple, Optional
 import numpy as np
 
 from ..privacy import check_neighborhood, normalize_weights, tree_release_noise
-from ..utils import check_int, edges_to_csr, n_components
+from ..utils import check_int, edges_to_csr, n_components as count_components
 from ._base import SpanningTree, check_tree
 from ._exponential import exponential_tree
 from ._input_perturbation import input_perturbation_edge_noise, input_perturbation_tree
@@ -244,7 +244,7 @@ def choose_tree_mechanism(*, neighborhood="l1", accounting="pure", delta=None, e
 
 
 def check_tree_release(mechanism, plan, *, sensitivity, neighborhood, n_nodes, n_edges,
-                       graph=None):
+                       graph=None, n_components=None):
     """Raise if a release of this plan cannot be made, before anything is charged.
 
     Dry runs, on one public value each, of the grid releases the fit will make:
@@ -252,8 +252,9 @@ def check_tree_release(mechanism, plan, *, sensitivity, neighborhood, n_nodes, n
     Weight-Release of the tree's ``k = |V| - components`` weights. The counts
     ``k`` whose release fits (grid in range, noise scale representable) form an
     interval, so ``k = 1`` and ``k = |V| - 1`` passing settles it without the
-    components; otherwise they are counted on ``graph`` and ``k`` itself is
-    checked (without ``graph``, a distributed table, the release checks it).
+    components; otherwise they are counted (``n_components``, else on
+    ``graph``) and ``k`` itself is checked (with neither, the release checks
+    it).
 
     Parameters
     ----------
@@ -271,6 +272,10 @@ def check_tree_release(mechanism, plan, *, sensitivity, neighborhood, n_nodes, n
         ``|V|`` and ``|E|`` (public).
     graph : ndarray or scipy.sparse.csr_array, default=None
         The canonical graph, for its number of components.
+    n_components : int or callable, default=None
+        The number of connected components (public), or a function of no
+        argument that counts them (called only when needed: for a
+        distributed table, :func:`skdpgraph.distributed.table_components`).
 
     Raises
     ------
@@ -293,9 +298,13 @@ def check_tree_release(mechanism, plan, *, sensitivity, neighborhood, n_nodes, n
             check_weight_release(k, sensitivity=sensitivity, neighborhood=neighborhood,
                                  **budget)
     except ValueError:
-        if graph is None:  # k unknown here (a distributed table): the release checks it
+        if n_components is None and graph is None:  # k unknown: the release checks it
             return
-        k = n_nodes - n_components(graph)
+        if n_components is None:
+            n_components = count_components(graph)
+        elif callable(n_components):
+            n_components = n_components()
+        k = n_nodes - int(n_components)
         if k:
             check_weight_release(k, sensitivity=sensitivity, neighborhood=neighborhood,
                                  **budget)

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from ..exceptions import DataDependentWarning, DenseMemoryError
+from ..exceptions import DataDependentWarning, DenseMemoryError, WorkMemoryError
 from ._warnings import warn
 
 #: Entries handled at once by the chunked loops of the library (sparse
@@ -188,3 +188,61 @@ def check_dense_memory(shape, copies, what, advice=None):
             f"above the limit of {_bytes(limit)}. {advice}; or raise the limit with "
             "skdpgraph.utils.set_config(max_dense_memory=...)."
         )
+
+
+def memory_limit():
+    """The most memory this process can hold, in bytes, or None where unknown.
+
+    The smallest of the machine's physical memory, the process's soft
+    address-space limit (``ulimit -v``) and its control group's limit
+    (``memory.max`` of cgroup v2, as containers set it).
+    """
+    limits = []
+    try:
+        limits.append(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        pass
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft != resource.RLIM_INFINITY:
+            limits.append(soft)
+    except (ImportError, AttributeError, ValueError, OSError):
+        pass
+    try:
+        with open("/sys/fs/cgroup/memory.max") as f:
+            text = f.read().strip()
+        if text.isdigit():
+            limits.append(int(text))
+    except OSError:
+        pass
+    limits = [x for x in limits if x > 0]
+    return min(limits) if limits else None
+
+
+def check_work_memory(n_bytes, what):
+    """Refuse work that needs at least ``n_bytes`` where this process cannot hold them.
+
+    For the checks a private estimator makes before its charge: ``n_bytes``
+    is a lower bound from public counts (so nothing that could run is
+    refused), compared with :func:`memory_limit`.
+
+    Parameters
+    ----------
+    n_bytes : float
+        A lower bound of the bytes the work allocates.
+    what : str
+        What needs them, for the message.
+
+    Raises
+    ------
+    skdpgraph.exceptions.WorkMemoryError
+        Where ``n_bytes`` exceeds :func:`memory_limit`.
+    """
+    limit = memory_limit()
+    if limit is not None and n_bytes > limit:
+        raise WorkMemoryError(
+            f"{what} needs at least {_bytes(n_bytes)}, more than this process can hold "
+            f"({_bytes(limit)}: the smallest of the physical memory, the address-space "
+            "limit and the control group's limit). Nothing was charged.")

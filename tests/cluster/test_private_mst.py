@@ -2,6 +2,8 @@
 
 import math
 import pickle
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -592,3 +594,49 @@ def test_a_tree_share_whose_step_budget_underflows_releases_a_uniform_tree():
                                      metric="precomputed", accountant=acc).fit(D)
     assert model.tree_.nnz == 14  # a spanning tree of the 8 nodes
     assert acc.total()[0] <= 1.0
+
+
+_MEMORY_SCRIPT = """
+import resource
+import numpy as np, scipy.sparse as sp
+from skdpgraph.cluster import PrivateLabelPropagation, PrivateMSTClustering
+from skdpgraph.exceptions import WorkMemoryError
+from skdpgraph.privacy import BudgetAccountant
+n = 40_000_000  # a graph of one edge: its CSR is 160 MB, the fits need more than 3 GiB
+g = sp.csr_array((np.ones(2), np.array([1, 0], dtype=np.int32),
+                  np.r_[0, 1, np.full(n - 1, 2)].astype(np.int32)), shape=(n, n))
+resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, resource.RLIM_INFINITY))
+for est in (PrivateMSTClustering(metric="precomputed", weight_bounds=(0, 1)),
+            PrivateLabelPropagation(2)):
+    est.set_params(accountant=BudgetAccountant())
+    try:
+        est.fit(g)
+    except WorkMemoryError as exc:
+        assert "Nothing was charged" in str(exc) and f"{n} nodes" in str(exc), exc
+        assert est.accountant.spent_budget == [], est.accountant.spent_budget
+        print("refused")
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="address-space limit of Linux")
+def test_fits_that_cannot_hold_their_work_are_refused_before_the_charge():
+    out = subprocess.run([sys.executable, "-c", _MEMORY_SCRIPT], capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["refused", "refused"]
+
+
+def test_an_edge_table_of_more_nodes_than_memory_is_refused_before_the_charge():
+    dd = pytest.importorskip("dask.dataframe")
+    import pandas as pd
+
+    from skdpgraph.distributed import EdgeTable
+    from skdpgraph.exceptions import WorkMemoryError
+
+    edge = dd.from_pandas(pd.DataFrame({"u": [0], "v": [1], "weight": [0.5]}), npartitions=1)
+    budget = BudgetAccountant()
+    with pytest.raises(WorkMemoryError, match="2199023255552 nodes needs at least"):
+        PrivateMSTClustering(metric="precomputed", weight_bounds=(0, 1),
+                             accountant=budget).fit(EdgeTable(edge, nodes=2**41))
+    assert budget.spent_budget == []

@@ -16,10 +16,12 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 from scipy.sparse.csgraph import minimum_spanning_tree as scipy_mst
 
 distributed = pytest.importorskip("distributed")
@@ -38,6 +40,7 @@ from skdpgraph.distributed import (  # noqa: E402
     partition_keys,
     read_edge_parquet,
     release_table_forest,
+    table_components,
     table_spanning_forest,
 )
 from skdpgraph.privacy import (  # noqa: E402
@@ -368,6 +371,53 @@ def test_disconnected_input_perturbation_counts_components(client):
                                sensitivity=0.01, neighborhood="linf",
                                weight_bounds=(0.0, 1.0), random_state=0)
     assert out.tree.edges.shape[0] == 78 and out.report.passes == 2
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_table_components_counts_the_components_of_the_pairs(client, seed):
+    rng = np.random.default_rng(seed)
+    n = 80
+    pairs = np.unique(np.sort(rng.integers(0, n, size=(rng.integers(1, 90), 2)), axis=1),
+                      axis=0)
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+    df = pd.DataFrame({"u": pairs[:, 0], "v": pairs[:, 1], "weight": rng.random(len(pairs))})
+    A = sp.coo_array((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(n, n))
+    expected = connected_components(A, directed=False)[0]
+    for parts in (1, 3):
+        table = EdgeTable(dd.from_pandas(df, npartitions=parts), nodes=n)
+        assert table_components(table, split_every=2) == expected
+
+
+def test_weight_release_range_is_refused_before_the_charge_as_in_memory(client):
+    # 29 components: Weight-Release of 31 weights. Sensitivities around the grid's
+    # limit: the distributed fit refuses exactly where the in-memory one does, and
+    # before the charge (it charged, then refused, when only k = 1 and k = |V| - 1
+    # were checked before it).
+    u = np.r_[np.arange(0, 60, 2), 0]
+    v = np.r_[np.arange(1, 60, 2), 2]
+    df = pd.DataFrame({"u": u, "v": v, "weight": np.linspace(0.1, 0.9, u.size)})
+    A = sp.csr_array((df.weight, (u, v)), shape=(60, 60))
+    A = (A + A.T).tocsr()
+    outcomes = set()
+    for mu in 10.0 ** np.arange(272, 278):
+        got = []
+        for X in (A, dd.from_pandas(df, npartitions=3)):
+            budget = BudgetAccountant()
+            est = PrivateMSTClustering(metric="precomputed", weight_bounds=(0, 1),
+                                       tree_mechanism="input_perturbation",
+                                       neighborhood="linf", sensitivity=mu,
+                                       accountant=budget, random_state=0)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    est.fit(X)
+                got.append(("fit", budget.total()))
+            except ValueError as exc:
+                assert "over 31 value(s)" in str(exc)
+                got.append(("refused", budget.total()))
+        assert got[0] == got[1]
+        outcomes.add(got[0])
+    assert outcomes == {("fit", (1.0, 0.0)), ("refused", (0.0, 0.0))}
 
 
 def test_refusals(client):
