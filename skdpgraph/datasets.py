@@ -323,7 +323,7 @@ def make_lfr_graph(n_nodes=506, *, tau1=2.5, tau2=1.5, mu=0.1, average_degree=No
         Power-law exponent of the community sizes.
     mu : float in [0, 1], default=0.1
         Fraction of each node's edges that leave its community.
-    average_degree : float, default=None
+    average_degree : float in [1, max_degree], default=None
         Give either ``average_degree`` or ``min_degree`` (networkx's rule);
         when ``average_degree`` is given, ``min_degree`` is ignored.
     min_degree, max_degree : int, default=3, 25
@@ -361,13 +361,23 @@ def make_lfr_graph(n_nodes=506, *, tau1=2.5, tau2=1.5, mu=0.1, average_degree=No
     max_tries = check_int(max_tries, "max_tries", 1)
     max_degree = check_int(max_degree, "max_degree", 1, n - 1)
     if average_degree is not None:
-        average_degree = check_real(average_degree, "average_degree", low=0.0,
-                                    high=max_degree, low_open=True)
+        # Degrees are integers from 1 to max_degree: so is their mean.
+        average_degree = check_real(average_degree, "average_degree", low=1.0,
+                                    high=max_degree)
         min_degree = None
     else:
         min_degree = check_int(min_degree, "min_degree", 1, max_degree)
     max_community = check_int(max_community, "max_community", 1, n)
     min_community = check_int(min_community, "min_community", 1, max_community)
+    # networkx puts a node of degree d in a community of more than round((1 - mu) d)
+    # nodes; where even the smallest degree fits none, every attempt would fail.
+    inside = round((1.0 - mu) * (1 if min_degree is None else min_degree))
+    if inside >= max_community:
+        raise ValueError(
+            f"no node fits in a community: a node of degree {min_degree or 1} has "
+            f"{inside} neighbours in its community (mu={mu}), which then needs more than "
+            f"{inside} nodes, but max_community={max_community}. Raise max_community or "
+            "mu, or lower min_degree.")
     max_iters = check_int(max_iters, "max_iters", 1)
     rng = check_random_state(random_state)
     last = None

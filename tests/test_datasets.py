@@ -219,3 +219,14 @@ def test_lfr_bad_input():
         make_lfr_graph(mu=1.5)
     with pytest.raises(ValueError, match="n_nodes"):
         make_lfr_graph(1)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(min_community=2, max_community=2), "no node fits in a community"),
+    (dict(min_community=1, max_community=1), "no node fits in a community"),
+    (dict(min_degree=30, max_degree=40, max_community=20), "no node fits in a community"),
+    (dict(average_degree=5e-324), r"average_degree must be in \[1, 25\]"),
+])
+def test_lfr_bounds_no_attempt_can_meet_are_refused_up_front(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        make_lfr_graph(500, random_state=0, **kwargs)

@@ -24,8 +24,8 @@ import numpy as np
 from ..privacy import warn_out_of_bounds
 from ..tree import make_spanning_tree
 from ..utils import check_random_state, keyed_generator
-from ..utils._config import data_dependent_warnings
-from ..utils._validation import check_weight_values
+from ..utils._config import check_work_memory, data_dependent_warnings
+from ..utils._validation import check_int, check_weight_values
 from ._table import (_ends, as_edge_table, compute, node_index, pair_words,
                      pairs_fingerprint)
 
@@ -253,10 +253,12 @@ def partition_keys(random_state, n_partitions):
         ``n_partitions`` keys of 32 bytes, for
         :func:`skdpgraph.utils.keyed_generator`.
     """
+    n_partitions = check_int(n_partitions, "n_partitions", 0)
+    check_work_memory(100.0 * n_partitions, f"A list of {n_partitions} partition keys")
     rng = check_random_state(random_state)
     seed = rng.bit_generator.random_raw(4).astype("<u8").tobytes()
     return [hashlib.blake2b(i.to_bytes(8, "little"), key=seed, digest_size=32).digest()
-            for i in range(int(n_partitions))]
+            for i in range(n_partitions)]
 
 
 def _reduce(table, topology, spec, keys, split_every, verbose, what):

@@ -6,7 +6,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from ..utils._validation import check_weight_values
+from ..utils._validation import check_int, check_weight_values
 
 #: Default column names of an edge table.
 SOURCE, TARGET, WEIGHT = "u", "v", "weight"
@@ -491,7 +491,7 @@ def labels_series(labels, table, npartitions=1):
         The table the estimator was fitted on; its topology gives the node
         ids.
     npartitions : int, default=1
-        Partitions of the series.
+        Partitions of the series, from 1 to the number of nodes.
 
     Returns
     -------
@@ -512,6 +512,7 @@ def labels_series(labels, table, npartitions=1):
     import pandas as pd
 
     topo = as_edge_table(table).topology()
+    npartitions = check_int(npartitions, "npartitions", 1, topo.n_nodes)
     labels = np.asarray(labels)
     if labels.shape != (topo.n_nodes,):
         raise ValueError(f"labels must have shape ({topo.n_nodes},), one per node of the "

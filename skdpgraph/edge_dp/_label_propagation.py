@@ -66,7 +66,7 @@ from ..privacy import (
     standard_gumbel,
     vote_scale,
 )
-from ..utils import check_adjacency, check_int, check_random_state
+from ..utils import check_adjacency, check_dense_memory, check_int, check_random_state
 from ..utils._docs import fill_doc
 from ._spectral import _block_counts, _check_n_clusters, _merge_blocks
 
@@ -476,6 +476,9 @@ def _check_labels(labels, n, n_labels):
 def _check_vote(adjacency, labels, n_labels, weights):
     A = check_adjacency(adjacency, what="adjacency")
     labels, m = _check_labels(labels, A.shape[0], n_labels)
+    # The (n, n_labels) counts and their log-probabilities, dense.
+    check_dense_memory((A.shape[0], m), 3, f"Votes of {A.shape[0]} nodes over {m} labels",
+                       advice="Number the labels 0..k-1 with k the labels in use")
     if weights is None:
         weights = np.ones(m)
     else:

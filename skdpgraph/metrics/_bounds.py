@@ -381,6 +381,35 @@ def _split_bound(n_a, n_b, t, b):
     return 0.5 * (n_a * np.exp(-s / b) + n_b * np.exp(-(t - s) / b))
 
 
+def _block_extremes(blocks):
+    """Smallest and largest weight and size of each block, checked.
+
+    A numeric array of 1 or 2 dimensions is read at once (its rows, or its
+    numbers, are the blocks), without a Python loop over them.
+    """
+    if isinstance(blocks, np.ndarray) and blocks.dtype != object and blocks.ndim in (1, 2):
+        arr = blocks.astype(np.float64, copy=False).reshape(blocks.shape[0], -1)
+        if arr.shape[1] == 0 and arr.shape[0]:
+            raise ValueError("block 0 is empty; every block needs at least one weight.")
+        bad = ~np.isfinite(arr).all(axis=1)
+        if bad.any():
+            raise ValueError(f"block {int(np.flatnonzero(bad)[0])} contains NaN or infinite "
+                             "weights.")
+        return (arr.min(axis=1, initial=np.inf), arr.max(axis=1, initial=-np.inf),
+                np.full(arr.shape[0], float(arr.shape[1])))
+    low, high, counts = [], [], []
+    for i, block in enumerate(blocks):
+        arr = np.asarray(block, dtype=np.float64).ravel()
+        if arr.size == 0:
+            raise ValueError(f"block {i} is empty; every block needs at least one weight.")
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"block {i} contains NaN or infinite weights.")
+        low.append(arr.min())
+        high.append(arr.max())
+        counts.append(arr.size)
+    return np.array(low), np.array(high), np.array(counts, dtype=np.float64)
+
+
 def order_preservation_probability(blocks, epsilon, *, sensitivity, neighborhood="l1",
                                    n_edges=None, form="corrected"):
     """Lower bound on the probability that Laplace noise keeps a block order.
@@ -409,9 +438,10 @@ def order_preservation_probability(blocks, epsilon, *, sensitivity, neighborhood
 
     Parameters
     ----------
-    blocks : sequence of array-like
+    blocks : sequence of array-like, or ndarray of 1 or 2 dimensions
         The true weights of each block, ``K >= 2`` non-empty blocks with
-        ``max(blocks[i]) < min(blocks[i + 1])``.
+        ``max(blocks[i]) < min(blocks[i + 1])``; the rows of a 2-D array
+        (the numbers of a 1-D array) are blocks of equal size.
     epsilon : float
         Pure-DP budget of the release (> 0).
     sensitivity : float
@@ -447,23 +477,15 @@ def order_preservation_probability(blocks, epsilon, *, sensitivity, neighborhood
     mu = check_positive(sensitivity, "sensitivity")
     neighborhood = check_neighborhood(neighborhood)
     form = _form(form)
-    arrays = []
-    for i, block in enumerate(blocks):
-        arr = np.asarray(block, dtype=np.float64).ravel()
-        if arr.size == 0:
-            raise ValueError(f"block {i} is empty; every block needs at least one weight.")
-        if not np.all(np.isfinite(arr)):
-            raise ValueError(f"block {i} contains NaN or infinite weights.")
-        arrays.append(arr)
-    if len(arrays) < 2:
-        raise ValueError(f"Need at least 2 blocks of edges; got {len(arrays)}.")
-    counts = np.array([a.size for a in arrays], dtype=np.float64)
-    gaps = np.array([arrays[i + 1].min() - arrays[i].max() for i in range(len(arrays) - 1)])
+    low, high, counts = _block_extremes(blocks)
+    if low.size < 2:
+        raise ValueError(f"Need at least 2 blocks of edges; got {low.size}.")
+    gaps = low[1:] - high[:-1]
     if np.any(gaps <= 0):
         i = int(np.flatnonzero(gaps <= 0)[0])
         raise ValueError(
-            f"blocks must be ordered: max(blocks[{i}]) = {arrays[i].max():g} is not below "
-            f"min(blocks[{i + 1}]) = {arrays[i + 1].min():g}."
+            f"blocks must be ordered: max(blocks[{i}]) = {high[i]:g} is not below "
+            f"min(blocks[{i + 1}]) = {low[i + 1]:g}."
         )
     total_edges = int(counts.sum())
     if n_edges is None:

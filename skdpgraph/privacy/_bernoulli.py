@@ -38,8 +38,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..utils import check_real
-from ..utils._config import CHUNK_SIZE
+from ..utils import check_int, check_real
+from ..utils._config import CHUNK_SIZE, check_work_memory
 from ._noise import MAX_SCALE, _contexts, _div_iv, _exp_neg_iv, _laplace_block, _laplace_params
 
 _U64_MAX = (1 << 64) - 1
@@ -301,8 +301,13 @@ def bernoulli_process(n, scale, thin, random_state):
     -------
     ndarray of int64
     """
+    n = check_int(n, "n", 0, 2**62)
     params = _laplace_params(float(scale))
     rate = -math.expm1(-1.0 / scale)
+    # The marks themselves: about n * rate of them before thinning, 8 bytes each.
+    mean = n * rate
+    check_work_memory(8.0 * max(mean - 6.0 * math.sqrt(mean), 0.0),
+                      f"A Bernoulli process of rate {rate:.3g} on {n} positions")
     out = []
     position = -1  # the last mark so far
     while position < n - 1:

@@ -27,7 +27,7 @@ from fractions import Fraction
 import numpy as np
 from scipy.special import expit
 
-from ..utils import check_real
+from ..utils import check_int, check_real
 from ..utils._docs import fill_doc
 from ._accounting import approx_dp_to_zcdp, zcdp_to_approx_dp
 from ._noise import _contexts
@@ -196,7 +196,7 @@ def pamst_step_epsilon(n_steps, epsilon=None, rho=None):
     float
     """
     epsilon, rho = resolve_budget(epsilon, None, rho, owner="pamst_step_epsilon")
-    n_steps = max(int(n_steps), 1)
+    n_steps = max(check_int(n_steps, "n_steps", 0), 1)
     if epsilon is not None:
         return _below(epsilon, n_steps)  # n_steps of it never exceed epsilon
     step = math.sqrt(8.0 * rho / n_steps)
@@ -228,7 +228,8 @@ def exponential_tree_scale(epsilon, sensitivity, neighborhood, n_tree_edges):
         ``n_tree_edges * mu`` (``"linf"``), the sensitivity of ``w(T)``.
     """
     epsilon = check_epsilon(epsilon)
-    delta_u = release_sensitivity(max(int(n_tree_edges), 1), sensitivity, neighborhood)
+    n_tree_edges = check_int(n_tree_edges, "n_tree_edges", 0)
+    delta_u = release_sensitivity(max(n_tree_edges, 1), sensitivity, neighborhood)
     return epsilon / (2.0 * delta_u)
 
 
@@ -267,6 +268,7 @@ def input_perturbation_scale(noise, *, sensitivity, neighborhood, n_tree_edges,
     """
     if noise not in INPUT_NOISES:
         raise ValueError(f"noise must be one of {INPUT_NOISES}; got {noise!r}.")
+    n_tree_edges = check_int(n_tree_edges, "n_tree_edges", 0)
     mu = check_sensitivity(sensitivity)
     check_neighborhood(neighborhood)
     if noise == "laplace":

@@ -27,6 +27,7 @@ from sklearn.model_selection import (
 )
 
 from ..exceptions import BudgetError
+from ..utils import check_int
 from ..utils._graph import dask_input
 from ._accounting import BudgetAccountant, _check_eps_delta
 
@@ -90,7 +91,7 @@ class PrepaidBudget:
 
     def __init__(self, per_fit, n_tickets=None, amounts=None):
         self.per_fit = _check_eps_delta(*per_fit)
-        self.n_tickets = None if n_tickets is None else int(n_tickets)
+        self.n_tickets = None if n_tickets is None else check_int(n_tickets, "n_tickets", 0)
         if amounts is not None:
             amounts = [_check_eps_delta(*amount) for amount in amounts]
             if self.n_tickets is None or len(amounts) != self.n_tickets:

@@ -176,6 +176,9 @@ def check_dense_memory(shape, copies, what, advice=None):
         Past ``get_config()["max_dense_memory"]``.
     """
     n_rows, n_cols = (shape, shape) if isinstance(shape, (int, np.integer)) else shape
+    if n_rows < 0 or n_cols < 0 or not copies >= 0:
+        raise ValueError(f"check_dense_memory needs counts >= 0; got shape {shape!r} and "
+                         f"copies {copies!r}.")
     need = 8.0 * n_rows * n_cols * copies
     limit = _config()["max_dense_memory"]
     if need > limit:

@@ -581,3 +581,19 @@ def test_edge_tables_elsewhere_are_refused_before_anything_is_computed():
                 prepay_search(search, X, accountant=budget)
         assert budget.total() == (0.0, 0.0)
 
+
+
+def test_counts_of_partitions_are_checked():
+    from skdpgraph.exceptions import WorkMemoryError
+
+    with pytest.raises(ValueError, match="n_partitions must be >= 0"):
+        partition_keys(0, -1)
+    with pytest.raises(WorkMemoryError, match="partition keys"):
+        partition_keys(0, 2**50)
+    assert partition_keys(0, 0) == []
+    table = EdgeTable(dd.from_pandas(random_edges(n=10), npartitions=2))
+    labels = np.zeros(10, dtype=int)
+    for npartitions in (0, -1, 11, 2**63):
+        with pytest.raises(ValueError, match="npartitions must be"):
+            labels_series(labels, table, npartitions=npartitions)
+    assert labels_series(labels, table, npartitions=10).npartitions == 10

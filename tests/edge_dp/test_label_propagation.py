@@ -6,6 +6,7 @@ import itertools
 import math
 import warnings
 from fractions import Fraction
+from functools import partial
 
 import networkx as nx
 import numpy as np
@@ -468,3 +469,14 @@ def test_a_budget_beyond_the_samplers_range_is_refused_before_charging():
         with pytest.raises(ValueError, match="noise scale"):
             PrivateLabelPropagation(2, accountant=acc, random_state=0, **kwargs).fit(G)
         assert acc.total() == (0.0, 0.0)
+
+
+def test_votes_over_more_labels_than_memory_are_refused_first():
+    from skdpgraph.exceptions import DenseMemoryError
+    from skdpgraph.utils import config_context
+
+    A = nx.to_scipy_sparse_array(nx.path_graph(300))
+    with config_context(max_dense_memory=2**30):
+        for vote in (partial(label_votes, random_state=0), label_vote_probabilities):
+            with pytest.raises(DenseMemoryError, match="300 nodes over 1048576 labels"):
+                vote(A, np.arange(300) % 3, 1.0, n_labels=2**20)

@@ -524,3 +524,23 @@ def test_pig_bad_input():
         pig_expected_edges(3, 4, 0.5)
     with pytest.raises(ValueError, match="n_nodes"):
         pig_expected_edges(1, 0, 0.5)
+
+
+def test_order_preservation_reads_arrays_of_blocks_at_once():
+    from skdpgraph.metrics import order_preservation_probability as bound
+
+    rows = np.arange(1000.0).reshape(100, 10) + 5.0 * np.arange(100)[:, None]
+    for form in ("corrected", "paper"):
+        assert bound(rows, 1.0, sensitivity=0.5, form=form) == bound(
+            list(rows), 1.0, sensitivity=0.5, form=form)
+        flat = rows.ravel()
+        assert bound(flat, 1.0, sensitivity=0.1, form=form) == bound(
+            [[x] for x in flat], 1.0, sensitivity=0.1, form=form)
+    # a long unordered 1-D array: each number a block, refused at once
+    with pytest.raises(ValueError, match=r"blocks must be ordered: max\(blocks\[0\]\)"):
+        bound(np.r_[2.0, 1.0, np.zeros(10**6)], 1.0, sensitivity=1.0)
+    for bad, match in ((np.zeros((3, 0)), "block 0 is empty"),
+                       (np.array([[1.0], [np.nan]]), "block 1 contains NaN"),
+                       (np.array([1.0]), "at least 2 blocks")):
+        with pytest.raises(ValueError, match=match):
+            bound(bad, 1.0, sensitivity=1.0)

@@ -184,3 +184,18 @@ def test_subsampled_flip_law_on_all_outputs():
     expected = draws * law
     chi2 = float(np.sum((counts - expected) ** 2 / expected))
     assert chi2 < stats.chi2.isf(1e-8, df=63), chi2
+
+
+def test_bernoulli_process_refuses_counts_out_of_range():
+    from skdpgraph.exceptions import WorkMemoryError
+    from skdpgraph.privacy import bernoulli_process
+
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="n must be >= 0"):
+        bernoulli_process(-1, 1.0, (1, 0), rng)
+    with pytest.raises(ValueError, match="n must be <= "):
+        bernoulli_process(2**62 + 1, 1.0, (1, 0), rng)
+    # about 7e14 marks of 8 bytes: no process holds them; refused before drawing
+    with pytest.raises(WorkMemoryError, match="Bernoulli process"):
+        bernoulli_process(2**50, 1.0, (1, 0), rng)
+    assert bernoulli_process(0, 1.0, (1, 0), rng).size == 0

@@ -238,3 +238,25 @@ def test_noisy_power_steps_and_label_propagation_parts_stay_within_their_rho():
                      + (2 * votes * Fraction(plan.vote_epsilon) ** 2 / 8 if votes else 0)
                      + 1 / (2 * Fraction(plan.count_noise) ** 2))
             assert Fraction(plan.rho) >= parts and plan.epsilon_spent <= eps
+
+
+def test_negative_counts_are_refused_by_name():
+    from skdpgraph.privacy import (PrepaidBudget, exponential_tree_scale,
+                                   input_perturbation_scale, noisy_max_prim_scale,
+                                   pamst_step_epsilon)
+
+    with pytest.raises(ValueError, match="n_steps must be >= 0"):
+        pamst_step_epsilon(-1, 1.0)
+    with pytest.raises(ValueError, match="n_tree_edges must be >= 0"):
+        exponential_tree_scale(1.0, 1.0, "l1", -1)
+    with pytest.raises(ValueError, match="n_tree_edges must be >= 0"):
+        input_perturbation_scale("gumbel", sensitivity=1.0, neighborhood="l1",
+                                 n_tree_edges=-1, n_edges=3, epsilon=1.0)
+    with pytest.raises(ValueError, match="n_tree_edges must be >= 0"):
+        noisy_max_prim_scale(sensitivity=1.0, n_tree_edges=-1, epsilon=1.0)
+    with pytest.raises(ValueError, match="n_tickets must be >= 0"):
+        PrepaidBudget((1.0, 0.0), n_tickets=-1)
+    with pytest.raises(TypeError, match="n_steps must be an integer"):
+        pamst_step_epsilon(2.5, 1.0)
+    # 0 steps (a graph without edges) is one step, as before
+    assert pamst_step_epsilon(0, 1.0) == pamst_step_epsilon(1, 1.0) == 1.0

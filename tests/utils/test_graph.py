@@ -350,3 +350,11 @@ def test_an_unweighted_adjacency_is_read_as_a_pattern():
             check_adjacency(X, weighted=True)
     with pytest.raises(ValueError, match="no mirror"):
         check_adjacency(sp.csr_array(np.array([[0, 1.0], [0, 0]])))
+
+
+def test_check_dense_memory_refuses_negative_counts():
+    from skdpgraph.utils import check_dense_memory
+
+    with pytest.raises(ValueError, match="counts >= 0"):
+        check_dense_memory((-1, -1), 1, "X")
+    check_dense_memory((0, 5), 1, "X")
