@@ -199,7 +199,8 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
         ``q``; smaller values shrink the release (and the signal) at the same
         ``epsilon``.
     max_added_edges : float or None, default=20_000_000
-        Limit on the expected number of added edges (``None``: no limit).
+        Limit on the expected number of added edges (``None``: none but the
+        process's memory; see :func:`~skdpgraph.edge_dp.flip_edges`).
     regularization : None, "auto" or float >= 0, default=None
         Degree regularisation of the operator, as in
         :class:`DebiasedSpectralClustering`.

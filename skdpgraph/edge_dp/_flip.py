@@ -36,6 +36,7 @@ References
    Clustering Through Differential Privacy", EDBT/ICDT Workshops, 2015.
 """
 
+import math
 
 import numpy as np
 import scipy.sparse as sp
@@ -46,7 +47,7 @@ from ..privacy import (
     randomized_response_rates,
 )
 from ..utils import check_adjacency, check_int, check_random_state, check_real, index_dtype
-from ..utils._config import CHUNK_SIZE
+from ..utils._config import CHUNK_SIZE, check_work_memory
 from ..utils._docs import fill_doc
 from ..utils._sparse import pair_index
 from ._pig import check_s, pig_epsilon
@@ -287,10 +288,8 @@ def _check_release_size(n, s, sample_rate, max_added_edges):
     or would add too many edges."""
     if n >= 2**31:
         raise ValueError(f"Graphs with {n} >= 2**31 nodes are not supported.")
-    if max_added_edges is None:
-        return
     expected = expected_added_edges(n, s, sample_rate)
-    if expected > max_added_edges:
+    if max_added_edges is not None and expected > max_added_edges:
         epsilon = float(pig_epsilon(s))
         q_fit = max_added_edges / expected * sample_rate
         raise ValueError(
@@ -300,6 +299,10 @@ def _check_release_size(n, s, sample_rate, max_added_edges):
             f"Use sample_rate <= {q_fit:.3g} (still epsilon-edge-DP), a larger "
             "epsilon, or raise max_added_edges."
         )
+    # Whatever max_added_edges says, a release the process cannot hold (24 bytes a
+    # released edge; the count concentrates within a few standard deviations) fails.
+    check_work_memory(24.0 * max(expected - 6.0 * math.sqrt(expected), 0.0),
+                      f"Randomized response on {n} nodes, about {expected:,.0f} added edges,")
 
 
 def _flip_canonical(A, s, rng, sample_rate=1.0, max_added_edges=None):
@@ -359,7 +362,9 @@ def flip_edges(adjacency, s, random_state=None, *, sample_rate=1.0,
         Refuse (``ValueError``, with the number) when the expected number of
         added edges, ``q (s/2) n (n - 1) / 2`` (:func:`expected_added_edges`,
         public parameters only), exceeds this; checked before anything is
-        allocated. ``None`` disables the check.
+        allocated. ``None`` disables the check, not the refusal of a release
+        that cannot fit in the process's memory (24 bytes a released edge;
+        :class:`~skdpgraph.exceptions.WorkMemoryError`).
 
     Returns
     -------

@@ -547,3 +547,13 @@ def test_pair_indices_check_their_range():
     for k in (-1, 10, [3, 10]):
         with pytest.raises(ValueError, match=r"pair indices of 5 nodes are in \[0, 10\)"):
             pair_from_index(k, 5)
+
+
+def test_a_release_no_process_can_hold_is_refused_before_the_charge_without_a_cap():
+    from skdpgraph.exceptions import WorkMemoryError
+
+    budget = BudgetAccountant()
+    with pytest.raises(WorkMemoryError, match="added edges"):
+        EdgeFlipPerturbation(epsilon=1.0, max_added_edges=None, accountant=budget,
+                             random_state=0).fit_transform(sp.csr_array((2 * 10**7,) * 2))
+    assert budget.spent_budget == []
