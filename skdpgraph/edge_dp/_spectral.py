@@ -160,7 +160,7 @@ def debiased_adjacency(perturbed, flip_probability, *, sample_rate=1.0):
 # docs/edge_dp.md took at most 24 restarts (the 10,000-node block model at epsilon
 # 2, whose cap is 100) and 9 on the 10,000-node LFR graph with k = 184 (cap 15), so
 # the cap does not touch them.
-_ARPACK_WORK = 5e9
+_ARPACK_WORK = 2e9
 _ARPACK_MIN_RESTARTS = 15
 _ARPACK_MAX_RESTARTS = 100
 # The block Krylov fallback: blocks of m + _KRYLOV_EXTRA vectors, at most
@@ -233,7 +233,7 @@ def _top_eigs(op, m, rng):
     """Largest ``m`` eigenpairs (decreasing) of a symmetric operator.
 
     ARPACK (``eigsh``, tolerance ``1e-8``) with its restarts capped (about
-    ``5e9 / (n ncv^2)``, between 15 and 100); where it does not converge
+    ``2e9 / (n ncv^2)``, between 15 and 100); where it does not converge
     within the cap, its converged pairs start a fixed-size block Krylov
     Rayleigh-Ritz (:func:`_block_krylov_eigs`): approximate top vectors
     where the spectrum clusters, at a bounded cost.
@@ -697,7 +697,7 @@ def debiased_spectral_clustering(perturbed, flip_probability, *, n_clusters="aut
     are solved densely). The Lanczos restarts are capped: where the top
     eigenvalues cluster (a path or a cycle, whose top eigenvalues are
     ``~ 10 / n^2`` apart, a grid, a hub whose released noise edges form
-    many small trees), ARPACK stops after ``5e9 / (n ncv^2)`` restarts
+    many small trees), ARPACK stops after ``2e9 / (n ncv^2)`` restarts
     (``ncv = max(2m + 1, 20)`` Lanczos vectors; at least 15, at most 100) and a block Krylov
     Rayleigh-Ritz of fixed size (blocks of ``m + 8`` vectors, at most 12
     products, within 512 MB) completes the pairs it converged: approximate
