@@ -102,9 +102,11 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
     drawn apart with their exact total probability.
 
     Completion. The draw always completes, whatever the weights; only its
-    running time depends on them. Cycle popping (Wilson's algorithm) runs
-    first; when a run exhausts its budget (``max_work``, capped for
-    components of at most 3,000 nodes at the cost of the elimination), an
+    running time depends on them. The bridges, in every spanning tree, are
+    set apart first (exactly, in linear time: a tree costs nothing more).
+    Cycle popping (Wilson's algorithm) then runs on the rest; when a run
+    exhausts its budget (``max_work``, capped for components of at most
+    3,000 nodes at the cost of the elimination), an
     exact fallback takes over without changing the law, because the
     stopping rule depends only on the popped cycles, which are independent
     of the tree. Components of at most 3,000 nodes fall back to the exact

@@ -1,5 +1,5 @@
 """Compiled loops (numba) of the sparse helpers: union-find components, Kruskal's forest,
-a symmetric CSR, a breadth-first numbering.
+a symmetric CSR, a breadth-first numbering, the bridges of a graph.
 
 Imported by :mod:`._sparse` inside the functions that need them, so that
 ``import skdpgraph`` does not import numba.
@@ -171,3 +171,91 @@ def breadth_first_order(indptr, neighbour):
                     tail += 1
     start[n_components] = n
     return order, start[:n_components + 1].copy()
+
+
+@numba.njit(cache=True)
+def bridge_mask(indptr, neighbour, edge, n_edges):
+    """Mask of the bridges of an undirected graph, in linear time.
+
+    A bridge is an edge whose removal increases the number of connected
+    components: the tree edge ``(p, x)`` of a depth-first forest is one
+    exactly when no edge leaves the subtree of ``x`` other than itself,
+    i.e. when the smallest preorder number reachable from that subtree by
+    one edge other than ``(p, x)`` (its low-link) is that of ``x`` [T72]_.
+
+    Parameters
+    ----------
+    indptr, neighbour, edge : ndarray of int64
+        Both directions of the edges grouped by node (:func:`symmetric_csr`):
+        the entries of node ``x`` are ``indptr[x]:indptr[x + 1]``,
+        ``neighbour`` their other end and ``edge`` the index of their edge.
+    n_edges : int
+        Number of edges (``edge`` holds each of ``0 .. n_edges - 1`` twice).
+
+    Returns
+    -------
+    bridge : ndarray of bool, shape (n_edges,)
+        ``bridge[e]`` whether edge ``e`` is a bridge.
+
+    Notes
+    -----
+    The depth-first search keeps its path on an explicit stack, with each
+    node's next entry to look at, so that paths of millions of nodes need
+    no recursion. The edge to the parent is skipped by its index, not by
+    its other end: of two parallel edges neither is a bridge.
+
+    References
+    ----------
+    .. [T72] R. E. Tarjan, "Depth-first search and linear graph algorithms",
+       SIAM Journal on Computing 1 (1972).
+    """
+    n = indptr.size - 1
+    bridge = np.zeros(n_edges, dtype=np.bool_)
+    pre = np.full(n, -1, dtype=np.int64)  # preorder number; -1: not reached yet
+    low = np.empty(n, dtype=np.int64)
+    up_edge = np.empty(n, dtype=np.int64)  # the tree edge to the parent
+    cursor = np.empty(n, dtype=np.int64)  # next entry of the node to look at
+    path = np.empty(n, dtype=np.int64)  # the search's path from the root
+    counter = 0
+    for root in range(n):
+        if pre[root] >= 0:
+            continue
+        pre[root] = low[root] = counter
+        counter += 1
+        up_edge[root] = -1
+        cursor[root] = indptr[root]
+        top = 0
+        path[0] = root
+        while top >= 0:
+            x = path[top]
+            x_low, x_up = low[x], up_edge[x]
+            j, end = cursor[x], indptr[x + 1]
+            while j < end:  # x's entries up to its next child, if any
+                y = neighbour[j]
+                if pre[y] < 0:
+                    break
+                # An edge back to an ancestor (the edge to the parent aside);
+                # the ids are read for those only, not for every entry.
+                if pre[y] < x_low and edge[j] != x_up:
+                    x_low = pre[y]
+                j += 1
+            low[x] = x_low
+            if j < end:  # a tree edge: go down to y
+                cursor[x] = j + 1
+                y = neighbour[j]
+                pre[y] = low[y] = counter
+                counter += 1
+                up_edge[y] = edge[j]
+                cursor[y] = indptr[y]
+                top += 1
+                path[top] = y
+                continue
+            # x is done: its low-link is final, hand it to its parent.
+            top -= 1
+            if top >= 0:
+                p = path[top]
+                if x_low < low[p]:
+                    low[p] = x_low
+                if x_low > pre[p]:
+                    bridge[x_up] = True
+    return bridge

@@ -8,6 +8,7 @@
   always finish.
 * ``_reductions``: pruning of improbable edges and the conductance-gap split,
   each moving the law by less than ``exp(-50)``.
-* ``_sampler``: :func:`sample_weighted_ust`, which chains them.
+* ``_sampler``: :func:`sample_weighted_ust`, which chains them, after setting
+  apart the bridges (in every spanning forest: exact).
 """
 

@@ -53,7 +53,7 @@ _TRAP_SIZE = 8
 _TRAP_SCORES = (6.0, 4.5, 3.0)
 
 
-def cycle_popping(u, v, logc, n, rng, max_work):
+def cycle_popping(u, v, logc, n, rng, max_work, csr=None):
     """Exact UST (forest) by Wilson's algorithm, under a budget.
 
     Returns ``(edges, trapped)``. ``edges`` holds the indices (into
@@ -80,6 +80,9 @@ def cycle_popping(u, v, logc, n, rng, max_work):
     uniform 64-bit word ``W`` against ``q 2**64 = F + f`` (``W < F``, or
     ``W = F`` and ``E > -log f`` with ``E ~ Exp(1)`` of unbounded tail),
     and among them by Gumbel-max in log space.
+
+    ``csr``, if given, is ``symmetric_csr(u, v, n)``, already built by the
+    caller.
     """
     from ...utils._sparse_kernels import breadth_first_order, symmetric_csr
     from ._cycle_popping_kernels import (
@@ -88,7 +91,7 @@ def cycle_popping(u, v, logc, n, rng, max_work):
         successor_table,
     )
 
-    indptr, neighbour, edge = symmetric_csr(u, v, n)
+    indptr, neighbour, edge = symmetric_csr(u, v, n) if csr is None else csr
     # Walkers start in breadth-first order, each component from its smallest
     # node, rooted at its node of largest total conductance (any root and any
     # order give the same law; a well-connected root shortens the walks).
@@ -316,7 +319,8 @@ class _Eliminations:
                 np.concatenate(log_degree))
 
 
-def ust_with_trap_elimination(u, v, logc, n, rng, max_work, max_elimination_nodes):
+def ust_with_trap_elimination(u, v, logc, n, rng, max_work, max_elimination_nodes,
+                              csr=None):
     """Cycle popping that always finishes: traps are eliminated, budgets doubled.
 
     Cycle popping stalls when a small group of nodes is joined to the rest
@@ -338,13 +342,15 @@ def ust_with_trap_elimination(u, v, logc, n, rng, max_work, max_elimination_node
     result is an exact UST. There is no failure: every round eliminates a
     node or doubles the budget, and a run terminates with probability one.
 
-    Returns the indices of the chosen edges.
+    Returns the indices of the chosen edges. ``csr``, if given, is
+    ``symmetric_csr(u, v, n)``, for the first run.
     """
     rec = None  # the eliminations, once there are any
     cu, cv, cl = u, v, logc
     budget = max_work
     while True:
-        picked, trapped = cycle_popping(cu, cv, cl, n, rng, budget)
+        picked, trapped = cycle_popping(cu, cv, cl, n, rng, budget,
+                                        csr if rec is None else None)
         if picked is not None:
             if rec is None:  # nothing eliminated: the edges of the graph itself
                 return picked

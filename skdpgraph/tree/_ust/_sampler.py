@@ -1,4 +1,4 @@
-"""The weighted-uniform-spanning-tree sampler: reductions, then an exact engine.
+"""The weighted-UST sampler: reductions, the bridges set apart, then an exact engine.
 
 A weighted uniform spanning tree (UST) of a graph with edge conductances
 ``gamma(e) > 0`` is a random spanning tree ``T`` with ``P(T) = prod_{e in T}
@@ -120,6 +120,20 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
 
     Notes
     -----
+    *Bridges, exactly.* Every spanning forest holds every bridge (an edge
+    whose removal disconnects its component), and its restriction to each
+    component of the graph without the bridges is a spanning tree of that
+    component; the probability of a forest is a product over its edges, so
+    the UST is exactly the bridges together with independent USTs of those
+    components. The bridges are found in linear time (Tarjan's low-links,
+    one depth-first search) and set apart before the engines run, whatever
+    ``reduce`` (after the pruning, which may leave more of them; in each
+    part of a gap split); nodes left without edges cost nothing. On a tree
+    nothing is drawn, where Wilson's walks would take quadratic time (tens
+    of seconds on a path of 30,000 nodes); on graphs without bridges the
+    search costs about a tenth of the draw (0.03 s on a 10-NN graph of
+    ``10**5`` points).
+
     *Fallback and cost; no failure.* The sampler never gives up. When a
     cycle-popping run exhausts its budget and every component (after the
     reductions) has at most ``max_elimination_nodes`` nodes, the
@@ -215,29 +229,76 @@ def _check_edges(u, v, log_conductance, n):
 
 def _sample(u, v, logc, n, rng, config):
     """Edge indices of a UST (forest) of ``(u, v, logc)`` on ``n`` nodes."""
-    method, max_work, reduce, max_elim = config
-    if reduce:
+    if config[2]:  # reduce
         thr = gap_split(logc)
         if thr is not None:
             return _sample_split(u, v, logc, n, rng, config, thr)
         keep = np.flatnonzero(prune(u, v, logc, n))
-        u, v, kl = u[keep], v[keep], logc[keep]
     else:
-        keep, kl = np.arange(u.size), logc
+        keep = np.arange(u.size)
+    # After the pruning, which can only add bridges: the engines see the rest.
+    bridges, keep, u, v, n, csr = _set_bridges_apart(u[keep], v[keep], n, keep)
+    if not keep.size:
+        return bridges
+    picked = keep[_sample_bridgeless(u, v, logc[keep], n, rng, config, csr)]
+    return np.concatenate([bridges, picked]) if bridges.size else picked
+
+
+def _set_bridges_apart(u, v, n, index):
+    """The bridges of the graph ``(u, v)`` on ``n`` nodes, and the graph without them.
+
+    Every spanning forest holds every bridge, and its restriction to a
+    component of the graph without the bridges is a spanning tree of that
+    component; the weight of a forest is a product over its edges, so the
+    UST is exactly the bridges plus independent USTs of those components.
+    On trees and tree-like graphs this saves Wilson's walks their
+    quadratic time (on a path of ``k`` nodes they take of the order of
+    ``k**2`` steps).
+
+    Returns ``(bridges, rest, u, v, k, csr)``: ``index`` of the bridges and
+    of the other edges, those other edges on their ``k`` nodes, renamed
+    ``0 .. k - 1`` in increasing order (the nodes they leave alone would
+    each be a component of one node, which costs nothing but would be
+    walked over by every engine), and, when that graph is the one given,
+    its :func:`symmetric_csr`, for cycle popping (else None).
+    """
+    from ...utils._sparse_kernels import bridge_mask, symmetric_csr
+
+    csr = symmetric_csr(u, v, n)
+    bridge = bridge_mask(*csr, u.size)
+    if bridge.any():
+        u, v, csr = u[~bridge], v[~bridge], None
+        bridges, index = index[bridge], index[~bridge]
+    else:
+        bridges = index[:0]
+    used = np.zeros(n, dtype=bool)
+    used[u] = True
+    used[v] = True
+    k = int(np.count_nonzero(used))
+    if k < n:
+        name = np.cumsum(used) - 1  # increasing: orders and ties are kept
+        u, v, csr = name[u], name[v], None
+    return bridges, index, u, v, k, csr
+
+
+def _sample_bridgeless(u, v, kl, n, rng, config, csr=None):
+    """Edge indices of a UST of ``(u, v, kl)``: the engines, on a graph without bridges
+    (``csr``: its symmetric CSR, if already built)."""
+    method, max_work, _, max_elim = config
     ncomp, lab = component_labels(u, v, n)
     sizes = np.bincount(lab, minlength=ncomp)
     if method == "elimination":
-        return keep[elimination_by_component(u, v, kl, n, rng, lab, ncomp)]
+        return elimination_by_component(u, v, kl, n, rng, lab, ncomp)
     if sizes.max() > max_elim:
-        return keep[ust_with_trap_elimination(u, v, kl, n, rng, max_work, max_elim)]
+        return ust_with_trap_elimination(u, v, kl, n, rng, max_work, max_elim, csr)
     budget = max_work
     if method == "auto":
         elim_cost = float(np.sum(sizes.astype(np.float64) ** 3)) / 3.0
         budget = min(max_work, max(_DRAWS_PER_FLOP * elim_cost, float(n + u.size)))
-    picked, _ = cycle_popping(u, v, kl, n, rng, budget)
+    picked, _ = cycle_popping(u, v, kl, n, rng, budget, csr)
     if picked is None:  # out of budget: the exact fallback (the law is unchanged)
-        return keep[elimination_by_component(u, v, kl, n, rng, lab, ncomp)]
-    return keep[picked]
+        return elimination_by_component(u, v, kl, n, rng, lab, ncomp)
+    return picked
 
 
 def _sample_split(u, v, logc, n, rng, config, thr):
