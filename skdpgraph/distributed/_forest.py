@@ -163,7 +163,7 @@ class _Spec(NamedTuple):
     keep_weights: bool
     n_edges: int  # the counted |E|: no partition holds more
     diagnostics: bool  # the client's data_dependent_warnings()
-    topology_only: bool = False  # keys of 0: a forest of the pairs, no weight read
+    topology_only: bool = False  # keys from the pairs: a forest of the topology alone
 
 
 def _changed(what):
@@ -204,7 +204,10 @@ def _partition_forest(part, spec, key):
     if spec.bounds is not None:
         np.clip(w, *spec.bounds, out=w)
     if spec.topology_only:
-        k = np.zeros(lo.size)
+        # Any order gives a forest of |V| - components edges; the pair's number
+        # is one without ties (below 2**53: n < 9.4e7; past it, ties are sorted
+        # apart by the pairs anyway).
+        k = lo.astype(np.float64) * spec.n_nodes + hi
     elif spec.edge_noise is None:
         k = w
     else:
@@ -351,9 +354,9 @@ def table_components(table, *, split_every=4, verbose=0):
     """Number of connected components of a distributed edge table's graph.
 
     Public (the topology is): a spanning forest of the pairs alone, by the
-    reduction of :func:`table_spanning_forest` with every key 0, has
-    ``|V| - components`` edges; no weight enters it. One pass over the
-    table.
+    reduction of :func:`table_spanning_forest` with keys computed from the
+    pairs, has ``|V| - components`` edges; no weight enters it. One pass
+    over the table.
 
     Parameters
     ----------
