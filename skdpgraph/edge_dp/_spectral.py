@@ -596,7 +596,15 @@ def _spectral_canonical(A, p, q, n_clusters, regularization, refine, max_cluster
         while True:
             vals, vecs = _top_eigs(M, m, rng)
             supported = np.einsum("ij,ij->j", vecs[forest], vecs[forest]) < 0.5
-            if vals[-1] <= edge or not supported[-1] or m >= top:
+            if vals[-1] > edge and not supported[-1] and m < top:
+                # The tree-like components' eigenvalues fill the top of the
+                # spectrum and may hide communities below them: the count is
+                # made on the rest of the release alone (none: one community).
+                if np.count_nonzero(~forest) >= 3:
+                    return _without_forest(A, p, q, forest, regularization, refine,
+                                           max_clusters, n_init, rng)
+                break
+            if vals[-1] <= edge or m >= top:
                 break
             m = min(2 * m, top)
         signal = int(np.sum((vals > edge) & supported))
@@ -636,6 +644,26 @@ def _spectral_canonical(A, p, q, n_clusters, regularization, refine, max_cluster
     _, labels = np.unique(labels, return_inverse=True)
     return DebiasedSpectralResult(labels.astype(np.int64), int(labels.max()) + 1,
                                   spectral, V, vals, edge)
+
+
+def _without_forest(A, p, q, forest, regularization, refine, max_clusters, n_init, rng):
+    """``n_clusters="auto"`` on the components of the release that have a cycle.
+
+    The nodes of tree-like components (``forest``) form one more cluster of
+    their own; their rows of the embedding are 0.
+    """
+    n = A.shape[0]
+    rest = np.flatnonzero(~forest)
+    sub = _spectral_canonical(A[rest][:, rest], p, q, "auto", regularization, refine,
+                              max_clusters, n_init, rng)
+    labels = np.full(n, sub.n_clusters, dtype=np.int64)
+    labels[rest] = sub.labels
+    spectral = np.full(n, int(sub.spectral_labels.max()) + 1, dtype=np.int64)
+    spectral[rest] = sub.spectral_labels
+    V = np.zeros((n, sub.embedding.shape[1]))
+    V[rest] = sub.embedding
+    return DebiasedSpectralResult(labels, sub.n_clusters + 1, spectral, V, sub.eigenvalues,
+                                  sub.bulk_edge)
 
 
 @fill_doc
@@ -685,9 +713,13 @@ def debiased_spectral_clustering(perturbed, flip_probability, *, n_clusters="aut
     eigenvector puts half its weight or more on released components
     without a cycle (isolated edges, paths, small stars: what a release of
     mean degree below 1/4, whose edge ``2 sqrt(n r)`` lies under the
-    eigenvalue 1 of one isolated edge, is made of) is not counted, and
-    ``"auto"`` stops computing eigenvalues there; so a release with a few
-    noise edges gives one community, not one per edge. Everything reads only the released
+    eigenvalue 1 of one isolated edge, is made of) is not counted. Where
+    one comes before the last eigenvalue computed above the edge (it may
+    hide communities below it), ``"auto"`` is run again on the components
+    of the release that have a cycle alone, and the nodes of the
+    tree-like components form one more cluster; with no such component,
+    there is one community. So a release of a few noise edges without a
+    cycle gives one community, not one per edge. Everything reads only the released
     graph and public parameters, so it is post-processing: free, and
     covered by the release's guarantee.
 

@@ -132,8 +132,41 @@ def test_cliques_beside_released_trees_are_still_counted():
     E = sp.csr_array((np.ones(500), (u, u + 1)), shape=(n, n))
     A = (A + E + E.T).tocsr()
     model = _fit(DebiasedSpectralClustering(refine="likelihood", random_state=0), A)
-    assert np.sum(model.eigenvalues_ > model.bulk_edge_) > 4
+    # The isolated edges' eigenvalues come next, so the count is made on the
+    # components with a cycle (the cliques); the rest is one more cluster.
+    assert np.sum(model.eigenvalues_ > model.bulk_edge_) == 4
     np.testing.assert_allclose(model.eigenvalues_[:4], 19.0)
-    assert model.n_clusters_ == 4
+    assert model.n_clusters_ == 5
     for b in range(4):
         assert np.unique(model.labels_[20 * b:20 * (b + 1)]).size == 1
+    assert np.unique(model.labels_[:80]).size == 4
+    assert np.unique(model.labels_[80:]).size == 1
+
+
+def test_communities_below_the_eigenvalues_of_released_trees_are_found():
+    # 20 large stars (eigenvalues sqrt(60..193), 7.7 to 13.9) fill the top 16
+    # eigenvalues above three 8-cliques (eigenvalue 7): the count is then made on
+    # the components with a cycle, and the star and isolated nodes form one more
+    # cluster.
+    rows, cols, base = [], [], 0
+    for s in range(20):
+        degree = 60 + 7 * s
+        rows += [base] * degree
+        cols += list(range(base + 1, base + degree + 1))
+        base += degree + 1
+    cliques = []
+    for _ in range(3):
+        i, j = np.triu_indices(8, 1)
+        rows += list(base + i)
+        cols += list(base + j)
+        cliques.append(np.arange(base, base + 8))
+        base += 8
+    n = base + 200
+    A = sp.coo_array((np.ones(len(rows)), (rows, cols)), shape=(n, n))
+    A = (A + A.T).tocsr()
+    model = _fit(DebiasedSpectralClustering(flip_probability=1e-4, random_state=0), A)
+    assert model.n_clusters_ == 4
+    found = [np.unique(model.labels_[c]) for c in cliques]
+    assert all(f.size == 1 for f in found) and len({int(f[0]) for f in found}) == 3
+    rest = np.setdiff1d(np.arange(n), np.concatenate(cliques))
+    assert np.unique(model.labels_[rest]).size == 1
