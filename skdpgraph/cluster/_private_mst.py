@@ -241,13 +241,13 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
         extra = _truncation_delta(mechanism, tree_mechanism, plan.epsilon_spent, n_nodes,
                                   n_edges)
         plan = plan._replace(delta_spent=min(1.0, plan.delta_spent + extra))
+    # A fit that cannot hold its per-node work fails for memory: refused before the charge.
+    check_work_memory(_NODE_BYTES * n_nodes, f"PrivateMSTClustering on {n_nodes} nodes")
     check_tree_release(mechanism, plan, sensitivity=sensitivity, neighborhood=neighborhood,
                        n_nodes=n_nodes, n_edges=n_edges,
                        graph=None if distributed else graph,
                        n_components=partial(table_components, graph, verbose=verbose)
                        if distributed else None)
-    # A fit that cannot hold its per-node work fails for memory: refused before the charge.
-    check_work_memory(_NODE_BYTES * n_nodes, f"PrivateMSTClustering on {n_nodes} nodes")
     rng = check_random_state(random_state)
     if bounds is not None:
         _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,

@@ -196,13 +196,14 @@ def check_dense_memory(shape, copies, what, advice=None):
 def memory_limit():
     """The most memory this process can hold, in bytes, or None where unknown.
 
-    The smallest of the machine's physical memory, the process's soft
-    address-space limit (``ulimit -v``) and its control group's limit
+    The smallest of the machine's physical memory and swap, the process's
+    soft address-space limit (``ulimit -v``) and its control group's limit
     (``memory.max`` of cgroup v2, as containers set it).
     """
     limits = []
     try:
-        limits.append(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        limits.append(memory + _swap_bytes())
     except (AttributeError, ValueError, OSError):
         pass
     try:
@@ -222,6 +223,18 @@ def memory_limit():
         pass
     limits = [x for x in limits if x > 0]
     return min(limits) if limits else None
+
+
+def _swap_bytes():
+    """The machine's swap space (Linux's ``SwapTotal``; 0 where unknown)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("SwapTotal:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def check_work_memory(n_bytes, what):
@@ -247,5 +260,5 @@ def check_work_memory(n_bytes, what):
     if limit is not None and n_bytes > limit:
         raise WorkMemoryError(
             f"{what} needs at least {_bytes(n_bytes)}, more than this process can hold "
-            f"({_bytes(limit)}: the smallest of the physical memory, the address-space "
-            "limit and the control group's limit). Nothing was charged.")
+            f"({_bytes(limit)}: the smallest of the physical memory with swap, the "
+            "address-space limit and the control group's limit). Nothing was charged.")

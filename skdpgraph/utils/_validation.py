@@ -255,7 +255,8 @@ def check_canonical_indices(graph=None, *, edges=None, n=None, n_weights=None):
                             f"canonical form is a square ndarray or a CSR array{hint}.")
     if edges is not None:
         edges = np.asarray(edges)
-        if edges.ndim != 2 or edges.shape[1] != 2 or edges.dtype.kind not in "iu":
+        if edges.ndim != 2 or edges.shape[1] != 2 or (edges.size and edges.dtype.kind
+                                                        not in "iu"):
             raise ValueError(f"edges must be an (m, 2) array of node numbers{hint}.")
         if n_weights is not None and n_weights != edges.shape[0]:
             raise ValueError(f"{edges.shape[0]} edges and {n_weights} weights{hint}.")
