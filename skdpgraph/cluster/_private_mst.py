@@ -558,8 +558,9 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
     choice of ``"auto"``) then run on the cluster: each partition draws its
     noise with its own key, calibrated for the whole table, and only the
     released tree (``n - 1`` edges) comes back to be cut here. The others
-    refuse such input. The budget is charged here, before any task reads a
-    weight. See ``docs/scale_out.md``.
+    refuse such input. The budget is charged here, before any task computes
+    with a weight (the passes before it only check them). See
+    ``docs/scale_out.md``.
 
     References
     ----------
