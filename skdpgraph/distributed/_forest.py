@@ -25,6 +25,7 @@ from ..privacy import warn_out_of_bounds
 from ..tree import make_spanning_tree
 from ..utils import check_random_state, keyed_generator
 from ..utils._config import check_work_memory, data_dependent_warnings
+from ..utils._docs import fill_doc
 from ..utils._validation import check_int, check_weight_values
 from ._table import (_ends, as_edge_table, compute, node_index, pair_words,
                      pairs_fingerprint)
@@ -299,6 +300,18 @@ def _check_split_every(split_every):
     return int(split_every)
 
 
+def _noiseless_forest(table, split_every, verbose, topology_only, what):
+    """The table's topology and the forest of its true weights (or of its pairs alone)."""
+    table = as_edge_table(table)
+    split_every = _check_split_every(split_every)
+    topo = table.topology(verbose)
+    spec = _Spec(table.source, table.target, table.weight, topo.n_nodes, topo.node_ids, None,
+                 None, {}, False, topo.n_edges, False, topology_only)
+    return topo, _reduce(table, topo, spec, [None] * topo.n_partitions, split_every, verbose,
+                         what)
+
+
+@fill_doc
 def table_spanning_forest(table, *, split_every=4, verbose=0, return_report=False):
     """The exact minimum spanning forest of a distributed edge table.
 
@@ -309,13 +322,9 @@ def table_spanning_forest(table, *, split_every=4, verbose=0, return_report=Fals
 
     Parameters
     ----------
-    table : EdgeTable or dask.dataframe.DataFrame
-        The edge table; a DataFrame is read as :func:`as_edge_table` reads
-        it (columns ``u``, ``v``, ``weight``).
-    split_every : int, default=4
-        Forests merged by each task of the reduction.
-    verbose : int, default=0
-        Show Dask's progress bar.
+    {{edge_table}}
+    {{split_every}}
+    {{dask_verbose}}
     return_report : bool, default=False
         Also return the :class:`ForestReport`.
 
@@ -336,13 +345,8 @@ def table_spanning_forest(table, *, split_every=4, verbose=0, return_report=Fals
     >>> table_spanning_forest(dd.from_pandas(edges, npartitions=2)).edges.tolist()
     [[0, 1], [1, 2]]
     """
-    table = as_edge_table(table)
-    split_every = _check_split_every(split_every)
-    topo = table.topology(verbose)
-    spec = _Spec(table.source, table.target, table.weight, topo.n_nodes, topo.node_ids, None,
-                 None, {}, False, topo.n_edges, False)
-    forest = _reduce(table, topo, spec, [None] * topo.n_partitions, split_every, verbose,
-                     "minimum spanning forest")
+    topo, forest = _noiseless_forest(table, split_every, verbose, False,
+                                     "minimum spanning forest")
     tree = make_spanning_tree(forest.lo, forest.hi, forest.key, topo.n_nodes, check_input=False)
     if not return_report:
         return tree
@@ -350,6 +354,7 @@ def table_spanning_forest(table, *, split_every=4, verbose=0, return_report=Fals
     return tree, _report(forest, topo.n_partitions, split_every, topo.n_edges, row_bytes, 1)
 
 
+@fill_doc
 def table_components(table, *, split_every=4, verbose=0):
     """Number of connected components of a distributed edge table's graph.
 
@@ -360,13 +365,9 @@ def table_components(table, *, split_every=4, verbose=0):
 
     Parameters
     ----------
-    table : EdgeTable or dask.dataframe.DataFrame
-        The edge table; a DataFrame is read as :func:`as_edge_table` reads
-        it (columns ``u``, ``v``, ``weight``).
-    split_every : int, default=4
-        Forests merged by each task of the reduction.
-    verbose : int, default=0
-        Show Dask's progress bar.
+    {{edge_table}}
+    {{split_every}}
+    {{dask_verbose}}
 
     Returns
     -------
@@ -380,13 +381,7 @@ def table_components(table, *, split_every=4, verbose=0):
     >>> table_components(EdgeTable(dd.from_pandas(edges, npartitions=2), nodes=5))
     3
     """
-    table = as_edge_table(table)
-    split_every = _check_split_every(split_every)
-    topo = table.topology(verbose)
-    spec = _Spec(table.source, table.target, table.weight, topo.n_nodes, topo.node_ids, None,
-                 None, {}, False, topo.n_edges, False, True)
-    forest = _reduce(table, topo, spec, [None] * topo.n_partitions, split_every, verbose,
-                     "connected components")
+    topo, forest = _noiseless_forest(table, split_every, verbose, True, "connected components")
     return topo.n_nodes - int(forest.lo.size)
 
 
@@ -416,6 +411,7 @@ class TableRelease(NamedTuple):
     report: ForestReport
 
 
+@fill_doc
 def release_table_forest(table, mechanism, plan, *, sensitivity, neighborhood, weight_bounds,
                          random_state=None, split_every=4, verbose=0):
     """The private tree of a distributed edge table: per-partition noise, an exact forest.
@@ -438,9 +434,7 @@ def release_table_forest(table, mechanism, plan, *, sensitivity, neighborhood, w
 
     Parameters
     ----------
-    table : EdgeTable or dask.dataframe.DataFrame
-        The edge table; a DataFrame is read as :func:`as_edge_table` reads
-        it (columns ``u``, ``v``, ``weight``).
+    {{edge_table}}
     mechanism : TreeMechanism
         A registered mechanism with ``edge_noise``
         (:func:`skdpgraph.tree.get_tree_mechanism`).
@@ -455,10 +449,8 @@ def release_table_forest(table, mechanism, plan, *, sensitivity, neighborhood, w
         Public bounds; weights are clipped into them.
     random_state : None, int or numpy.random.Generator
         Source of the partitions' keys (:func:`partition_keys`).
-    split_every : int, default=4
-        Forests merged by each task of the reduction.
-    verbose : int, default=0
-        Show Dask's progress bar.
+    {{split_every}}
+    {{dask_verbose}}
 
     Returns
     -------
@@ -496,14 +488,13 @@ def release_table_forest(table, mechanism, plan, *, sensitivity, neighborhood, w
     return TableRelease(tree, forest.low, forest.high, report)
 
 
+@fill_doc
 def table_weight_max(table, verbose=0):
     """Largest weight of the table (private: for data-derived bounds, with their warning).
 
     Parameters
     ----------
-    table : dask.dataframe.DataFrame or EdgeTable
-        The edge table; a DataFrame is read as :func:`as_edge_table` reads
-        it (columns ``u``, ``v``, ``weight``).
+    {{edge_table}}
     verbose : int, default=0
         ``> 0``: report the computation's progress.
 

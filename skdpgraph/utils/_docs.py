@@ -48,6 +48,16 @@ _PARAMETERS = {
     verbose : int, default=0
         ``> 0``: print one line per stage of the fit (validation, release,
         clustering) with its duration to standard error.""",
+    "edge_table": """\
+    table : EdgeTable or dask.dataframe.DataFrame
+        The edge table; a DataFrame is read as :func:`as_edge_table` reads
+        it (columns ``u``, ``v``, ``weight``).""",
+    "split_every": """\
+    split_every : int, default=4
+        Forests merged by each task of the reduction.""",
+    "dask_verbose": """\
+    verbose : int, default=0
+        Show Dask's progress bar.""",
     # An attribute, for the Attributes section of a graph transformer.
     "n_features_in": """\
     n_features_in_ : int
