@@ -1,5 +1,6 @@
 """Library-wide settings: the memory a dense (n x n) path may allocate, and
-whether diagnostics computed from the private data are shown."""
+whether diagnostics computed from the private data are shown; and the check of
+work against the memory the process can hold."""
 
 import os
 import threading
