@@ -11,6 +11,7 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import ClassNamePrefixFeaturesOutMixin
 
 
@@ -230,8 +231,6 @@ def check_canonical_indices(graph=None, *, edges=None, n=None, n_weights=None):
     TypeError, ValueError
         Naming what is not canonical.
     """
-    import scipy.sparse as sp
-
     hint = " (check_input=False is for canonical input only)"
     if graph is not None:
         if sp.issparse(graph):
