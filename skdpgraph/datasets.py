@@ -42,7 +42,7 @@ from .utils import (
     edges_to_csr,
     from_networkx,
 )
-from .utils._sparse import pair_from_index
+from .utils._sparse import MAX_PAIR_NODES, pair_from_index
 from .utils._validation import check_distance_range
 
 __all__ = [
@@ -233,7 +233,7 @@ def make_weighted_erdos_renyi(n_nodes, p, *, weight_range=(0.0, 10.0), ensure_co
 
     Parameters
     ----------
-    n_nodes : int >= 2
+    n_nodes : int in [2, 2**31]
         Number of nodes ``n``.
     p : float in [0, 1]
         Probability that a pair is an edge.
@@ -267,7 +267,7 @@ def make_weighted_erdos_renyi(n_nodes, p, *, weight_range=(0.0, 10.0), ensure_co
     >>> data.graph.shape, data.n_components
     ((50, 50), 1)
     """
-    n = check_int(n_nodes, "n_nodes", 2)
+    n = check_int(n_nodes, "n_nodes", 2, MAX_PAIR_NODES)  # pairs numbered in int64
     p = check_real(p, "p", low=0.0, high=1.0)
     lo, hi = check_distance_range(weight_range, "weight_range")
     max_tries = check_int(max_tries, "max_tries", 1)

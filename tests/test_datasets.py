@@ -230,3 +230,9 @@ def test_lfr_bad_input():
 def test_lfr_bounds_no_attempt_can_meet_are_refused_up_front(kwargs, match):
     with pytest.raises(ValueError, match=match):
         make_lfr_graph(500, random_state=0, **kwargs)
+
+
+@pytest.mark.parametrize("n", [2**31 + 1, 2**63])
+def test_erdos_renyi_node_counts_past_the_pair_numbers_are_refused(n):
+    with pytest.raises(ValueError, match="n_nodes must be <= 2147483648"):
+        make_weighted_erdos_renyi(n, 1e-12)

@@ -384,7 +384,8 @@ class EpsilonGraph(_GraphTransformer):
         "p": [Interval(Real, 1, None, closed="left")],
         "metric_params": [dict, None],
         "algorithm": [StrOptions({"auto", "ball_tree", "kd_tree", "brute"})],
-        "leaf_size": [Interval(Integral, 1, None, closed="left")],
+        # the neighbour trees read it as a C ssize_t
+        "leaf_size": [Interval(Integral, 1, np.iinfo(np.intp).max, closed="both")],
         "n_jobs": [Integral, None],
     }
 

@@ -68,7 +68,7 @@ def make_spanning_tree(u, v, w, n, *, check_input=True):
         a weight is not finite.
     """
     if check_input:
-        u, v, n = check_edge_list(u, v, n, forest=True)
+        u, v, n = check_edge_list(u, v, n, forest=True, what="make_spanning_tree")
         w = _check_weights(w, u.shape, "w")
     u = np.asarray(u, dtype=np.int64)
     v = np.asarray(v, dtype=np.int64)
@@ -104,7 +104,7 @@ def _check_spanning_tree(tree, what):
     n = graph.shape[0]
     if edges.ndim != 2 or edges.shape[1] != 2:
         raise ValueError(f"{what}.edges must have shape (m, 2); got {edges.shape}.")
-    u, v, _ = check_edge_list(edges[:, 0], edges[:, 1], n, forest=True)
+    u, v, _ = check_edge_list(edges[:, 0], edges[:, 1], n, forest=True, what=what)
     if np.any(u >= v) or np.any(u[1:] * n + v[1:] <= u[:-1] * n + v[:-1]):
         raise ValueError(f"{what}.edges must list (u, v) with u < v in lexicographic order; "
                          "build the tree with skdpgraph.tree.make_spanning_tree.")

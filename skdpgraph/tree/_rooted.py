@@ -85,7 +85,8 @@ def root_forest(edges, weights, n):
     edges = np.asarray(edges)
     if edges.ndim != 2 or edges.shape[1] != 2:
         raise ValueError(f"edges must have shape (m, 2); got {edges.shape}.")
-    u, v, n = check_edge_list(edges[:, 0], edges[:, 1], n, forest=True)
+    u, v, n = check_edge_list(edges[:, 0], edges[:, 1], n, forest=True, what="root_forest",
+                              node_bytes=64.0)  # eight int64 arrays a node at least
     weights = np.asarray(weights)
     if weights.shape != u.shape or (weights.size and weights.dtype.kind not in "biuf"):
         raise ValueError(f"weights must hold one real number per edge ({u.size}); got dtype "

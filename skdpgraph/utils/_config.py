@@ -238,12 +238,13 @@ def _swap_bytes():
     return 0
 
 
-def check_work_memory(n_bytes, what):
+def check_work_memory(n_bytes, what, *, before_charge=True):
     """Refuse work that needs at least ``n_bytes`` where this process cannot hold them.
 
-    For the checks a private estimator makes before its charge: ``n_bytes``
-    is a lower bound from public counts (so nothing that could run is
-    refused), compared with :func:`memory_limit`.
+    For the checks a private estimator makes before its charge, and the
+    compiled loops' node arrays: ``n_bytes`` is a lower bound from public
+    counts (so nothing that could run is refused), compared with
+    :func:`memory_limit`.
 
     Parameters
     ----------
@@ -251,6 +252,9 @@ def check_work_memory(n_bytes, what):
         A lower bound of the bytes the work allocates.
     what : str
         What needs them, for the message.
+    before_charge : bool, default=True
+        Whether the message says that nothing was charged (a private fit's
+        check before its charge).
 
     Raises
     ------
@@ -262,4 +266,5 @@ def check_work_memory(n_bytes, what):
         raise WorkMemoryError(
             f"{what} needs at least {_bytes(n_bytes)}, more than this process can hold "
             f"({_bytes(limit)}: the smallest of the physical memory with swap, the "
-            "address-space limit and the control group's limit). Nothing was charged.")
+            "address-space limit and the control group's limit)."
+            + (" Nothing was charged." if before_charge else ""))

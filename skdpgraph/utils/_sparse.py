@@ -9,6 +9,8 @@ edge of weight 0).
 import numpy as np
 import scipy.sparse as sp
 
+from ._validation import check_node_count
+
 _INT32_MAX = np.iinfo(np.int32).max
 
 
@@ -30,8 +32,10 @@ def index_dtype(*sizes):
     return np.int32 if max(sizes, default=0) < _INT32_MAX else np.int64
 
 
-def _check_endpoints(u, v, n, what):
-    """Endpoints in ``0..n-1`` (the compiled loops below index with them unchecked)."""
+def _check_endpoints(u, v, n, what, node_bytes):
+    """Endpoints in ``0..n-1`` (the compiled loops below index with them unchecked), and a
+    node count whose arrays (``node_bytes`` a node) this process can hold."""
+    check_node_count(n, what, node_bytes)
     if u.shape != v.shape or u.ndim != 1:
         raise ValueError(f"{what}: u and v must be 1-D arrays of the same length; got shapes "
                          f"{u.shape} and {v.shape}.")
@@ -63,7 +67,7 @@ def edges_to_csr(u, v, w, n):
     v = np.asarray(v, dtype=np.int64)
     w = np.asarray(w, dtype=np.float64)
     n = int(n)
-    _check_endpoints(u, v, n, "edges_to_csr")
+    _check_endpoints(u, v, n, "edges_to_csr", 16.0)  # node offsets, twice
     if w.shape != u.shape:
         raise ValueError(f"edges_to_csr: w must have one weight per edge ({u.size}); got "
                          f"shape {w.shape}.")
@@ -257,7 +261,7 @@ def mst_edge_indices(u, v, key, n):
     n = int(n)
     if n > _INT32_MAX:
         raise ValueError(f"mst_edge_indices handles graphs of at most {_INT32_MAX} nodes, got {n}.")
-    _check_endpoints(u, v, n, "mst_edge_indices")
+    _check_endpoints(u, v, n, "mst_edge_indices", 4.0)  # int32 union-find
     if key.shape != u.shape:
         raise ValueError(f"mst_edge_indices: key must have one value per edge ({u.size}); got "
                          f"shape {key.shape}.")

@@ -14,6 +14,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import ClassNamePrefixFeaturesOutMixin
 
+from ._config import check_work_memory
+
 
 def _interval(low, high, low_open, high_open):
     left = "(" if low_open else "["
@@ -263,7 +265,26 @@ def check_canonical_indices(graph=None, *, edges=None, n=None, n_weights=None):
             raise ValueError(f"an edge has a node outside 0..{n - 1}{hint}.")
 
 
-def check_edge_list(u, v, n, *, forest=False):
+#: The most nodes whose pair keys ``min(u, v) * n + max(u, v)`` fit in int64.
+_MAX_KEYED_NODES = math.isqrt(np.iinfo(np.int64).max)
+
+
+def check_node_count(n, what, node_bytes):
+    """Refuse a node count whose pair keys ``min(u, v) * n + max(u, v)`` overflow int64
+    (past 3,037,000,499 nodes) or whose per-node arrays
+    (``node_bytes`` a node, a lower bound) this process cannot hold.
+
+    The compiled loops allocate their node arrays at once; without this a
+    count such as ``2**31`` is numba's "Allocation failed" or the process
+    killed by the system.
+    """
+    if n > _MAX_KEYED_NODES:
+        raise ValueError(f"{what}: at most {_MAX_KEYED_NODES} nodes (a pair of nodes is "
+                         f"keyed min(u, v) * n + max(u, v) in int64); got n={n}.")
+    check_work_memory(node_bytes * float(n), f"{what} on {n} nodes", before_charge=False)
+
+
+def check_edge_list(u, v, n, *, forest=False, what="An edge list", node_bytes=16.0):
     """``(u, v, n)`` as two int64 arrays and an int, checked before compiled loops
     index with them.
 
@@ -271,7 +292,9 @@ def check_edge_list(u, v, n, *, forest=False):
     shape whose endpoints lie in ``[0, n)``, with no edge from a node to itself
     and each unordered pair at most once; with ``forest=True`` the edges also
     form no cycle. Edges may come in any order and orientation. Raises
-    ``TypeError`` for a wrong type and ``ValueError`` naming the problem.
+    ``TypeError`` for a wrong type and ``ValueError`` naming the problem;
+    :func:`check_node_count` with ``what`` and ``node_bytes`` (the caller's
+    per-node memory) refuses node counts that cannot be worked on.
     The arrays returned may be views of the arrays given.
     """
     if isinstance(n, bool) or not isinstance(n, Integral):
@@ -279,6 +302,7 @@ def check_edge_list(u, v, n, *, forest=False):
     n = int(n)
     if n < 0:
         raise ValueError(f"n must be non-negative; got {n}.")
+    check_node_count(n, what, node_bytes)
     arrays = []
     for name, x in (("u", u), ("v", v)):
         x = np.asarray(x)

@@ -519,3 +519,9 @@ def test_similarity_to_distance_maps_every_batch_with_the_maximum_read_at_fit():
         warnings.simplefilter("error")  # read once, at fit
         np.testing.assert_array_equal(t.transform(np.array([[1, 3, 5.]])), [[9, 7, 5]])
         np.testing.assert_array_equal(t.transform(S[1:]), 10 - S[1:])
+
+
+def test_a_leaf_size_past_a_c_size_is_refused_by_name():
+    X = np.random.default_rng(0).random((20, 2))
+    with pytest.raises(ValueError, match="'leaf_size' parameter of EpsilonGraph"):
+        EpsilonGraph(0.3, leaf_size=2**63).fit_transform(X)

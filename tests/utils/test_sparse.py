@@ -1,5 +1,9 @@
 """Sparse-graph helpers of skdpgraph.utils against scipy."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -132,3 +136,48 @@ def test_edge_list_helpers_refuse_a_wrong_number_of_weights():
         mst_edge_indices(u, v, np.ones(3), 3)
     with pytest.raises(ValueError, match="one weight per edge"):
         edges_to_csr(u, v, np.ones(3), 3)
+
+
+def _node_count_calls(n):
+    from skdpgraph.tree import make_spanning_tree, root_forest, sample_weighted_ust
+
+    u, v, w = np.array([0]), np.array([1]), np.array([1.0])
+    return {"edges_to_csr": lambda: edges_to_csr(u, v, w, n),
+            "root_forest": lambda: root_forest(np.array([[0, 1]]), w, n),
+            "make_spanning_tree": lambda: make_spanning_tree(u, v, w, n),
+            "sample_weighted_ust": lambda: sample_weighted_ust(u, v, w, n, 0)}
+
+
+@pytest.mark.parametrize("name", ["edges_to_csr", "root_forest", "make_spanning_tree",
+                                  "sample_weighted_ust"])
+@pytest.mark.parametrize("n", [2**32, 2**62])
+def test_node_counts_whose_pair_keys_overflow_are_refused(name, n):
+    with pytest.raises(ValueError, match=f"{name}: at most 3037000499 nodes"):
+        _node_count_calls(n)[name]()
+
+
+_NODE_MEMORY_SCRIPT = """
+import resource, sys
+sys.path.insert(0, {tests!r})
+from test_sparse import _node_count_calls
+from skdpgraph.exceptions import WorkMemoryError
+calls = _node_count_calls(200_000_000)  # 3.2 GB of node offsets at least
+resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, resource.RLIM_INFINITY))
+for name, call in calls.items():
+    try:
+        call()
+    except WorkMemoryError as exc:
+        assert f"{{name}} on 200000000 nodes needs at least" in str(exc), exc
+        assert "charged" not in str(exc), exc
+        print("refused")
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="address-space limit of Linux")
+def test_node_counts_past_memory_are_refused_before_allocating():
+    script = _NODE_MEMORY_SCRIPT.format(tests=str(Path(__file__).parent))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["refused"] * 4

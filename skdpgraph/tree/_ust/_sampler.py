@@ -216,7 +216,7 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
 def _check_edges(u, v, log_conductance, n):
     """``(u, v, log_conductance, n)`` as int64, int64 and float64 arrays and an int, checked:
     the compiled loops index with the endpoints."""
-    u, v, n = check_edge_list(u, v, n)
+    u, v, n = check_edge_list(u, v, n, what="sample_weighted_ust", node_bytes=32.0)
     u, v = np.array(u), np.array(v)  # the sampler's own copies: the caller's stay intact
     logc = np.asarray(log_conductance, dtype=np.float64)
     if logc.shape != u.shape:
