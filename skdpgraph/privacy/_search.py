@@ -13,8 +13,10 @@ those fits, and no other, proceed wherever it runs.
 
 import numbers
 import os
+import secrets
 import threading
 import warnings
+import weakref
 
 from sklearn.base import clone, is_classifier
 from sklearn.utils import indexable
@@ -33,6 +35,14 @@ from ._accounting import BudgetAccountant, _check_eps_delta
 
 # Relative slack of a spend against the prepaid amount (float sums).
 _RTOL = 1e-12
+
+# The roots of this process's prepaid searches, by key: a root unpickled here is the
+# live one (one counter of tickets, whatever the copies); elsewhere it makes none.
+_LIVE_ROOTS = weakref.WeakValueDictionary()
+# Keys of the tickets spent in this process: two unpickled copies of one ticket
+# (the same bytes loaded twice, a cluster of threads) pay for one fit.
+_SPENT_KEYS = set()
+_SPENT_LOCK = threading.Lock()
 
 
 class _Recorded(Exception):
@@ -70,13 +80,20 @@ class PrepaidBudget:
     into two tasks would make two tickets, so give each task its own
     (:func:`prepay` makes one per fit).
 
+    A ticket pickled and loaded twice in one process pays for one fit there;
+    loaded in two processes, each copy could pay (no process can see the
+    other's spends), which is why each task needs its own.
+
     A prepaid search holds a *root* instead (``n_tickets`` given), which
     spends nothing: a copy of the root (the search's unfitted base copy of
     its estimator) is a *delegate*, which spends nothing either, and each
     copy of a delegate (one per fit) is a fresh ticket, at most ``n_tickets``
-    of them, made only in the process that holds the root; the ``i``-th pays
-    for at most the ``i``-th spend charged (``amounts``), so that the fits
-    together never spend more than was charged whatever their order.
+    of them, made only by the root object in the process that paid; the
+    ``i``-th pays for at most the ``i``-th spend charged (``amounts``), so
+    that the fits together never spend more than was charged whatever their
+    order. A root pickled and loaded in the same process is that root (its
+    count of tickets goes on); loaded in another process (a saved search
+    reloaded, a search sent to a worker) it makes no ticket.
 
     Parameters
     ----------
@@ -103,24 +120,30 @@ class PrepaidBudget:
         self._copied = False  # a copy of a ticket, which pays for nothing
         self._pid = os.getpid()
         self._lock = threading.Lock()
+        self._key = secrets.token_hex(16)
+        self._detached = False  # a root loaded from a pickle: it makes no ticket
+        if self.n_tickets is not None:
+            _LIVE_ROOTS[self._key] = self
 
     def _is_ticket(self):
         return self.n_tickets is None and self._root is None
 
-    def __getstate__(self):
+    def __reduce__(self):
         # Roots and delegates may travel along (a search's callbacks hold the
-        # search and its base copy), but make tickets only where the root
-        # was made (its _pid). A used ticket travels used.
+        # search and its base copy); a root comes back as the live root in its
+        # own process, detached anywhere else. A used ticket travels used.
         state = self.__dict__.copy()
         del state["_lock"]
-        return state
+        return _load_prepaid, (state,)
 
     def __setstate__(self, state):
         state.setdefault("_copied", False)  # tickets pickled by earlier versions
         state.setdefault("amounts", None)
+        state.setdefault("_key", None)
         self.__dict__.update(state)
         self._lock = threading.Lock()
         self._travelled = True  # pickled to here: a ticket's one task
+        self._detached = self.n_tickets is not None
 
     def __repr__(self):
         if self.n_tickets is not None:
@@ -143,9 +166,12 @@ class PrepaidBudget:
             return delegate
         root = self._root
         with root._lock:
-            if os.getpid() != root._pid:
-                raise BudgetError("A prepaid search's tickets are made in the process "
-                                  "that paid for them.")
+            if os.getpid() != root._pid or root._detached:
+                raise BudgetError(
+                    "A prepaid search's tickets are made by the search that paid for "
+                    "them, in its process; this one was loaded from a pickle elsewhere "
+                    "(a saved search, or one sent to another process) or forked. "
+                    "Prepay the search where it runs.")
             if root._issued >= root.n_tickets:
                 raise BudgetError(
                     f"All {root.n_tickets} prepaid fits of this search have been "
@@ -215,10 +241,28 @@ class PrepaidBudget:
         -------
         self
         """
-        with self._lock:
+        with self._lock, _SPENT_LOCK:
             self.check(epsilon, delta)
+            if self._key is not None and self._key in _SPENT_KEYS:
+                raise BudgetError(
+                    "This prepaid ticket has been used: another copy of it (pickled and "
+                    "loaded again in this process) paid for its one fit.")
             self._spent = True
+            if self._key is not None:
+                _SPENT_KEYS.add(self._key)
         return self
+
+
+def _load_prepaid(state):
+    """A pickled :class:`PrepaidBudget` loaded: a root is the live one of this process
+    if it was made here, else detached."""
+    if state.get("n_tickets") is not None:
+        root = _LIVE_ROOTS.get(state.get("_key"))
+        if root is not None and root._pid == os.getpid():
+            return root
+    budget = PrepaidBudget.__new__(PrepaidBudget)
+    budget.__setstate__(state)
+    return budget
 
 
 def _charge_all(accountant, spends):

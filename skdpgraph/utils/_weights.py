@@ -109,8 +109,9 @@ def similarity_to_distance(similarities, conversion="inverse", *, max_similarity
     ValueError
         For negative or non-finite similarities, a zero similarity with
         ``"inverse"`` or ``"neg_log"`` (no finite distance: drop the edge or
-        use ``"max_minus"``), a similarity below ``1 / float max`` (about
-        ``5.6e-309``) with ``"inverse"``, or an unknown conversion.
+        use ``"max_minus"``), or an unknown conversion. With ``"inverse"``, a
+        similarity below ``1 / float max`` (about ``5.6e-309``) becomes the
+        largest float.
 
     Examples
     --------
@@ -145,16 +146,12 @@ def similarity_to_distance(similarities, conversion="inverse", *, max_similarity
             "use conversion='max_minus'."
         )
     if conversion == "inverse":
+        # Below 1 / float max (about 5.6e-309) the inverse overflows: the largest float
+        # instead, so that no positive similarity is refused (a refusal that a private
+        # value decides); weight bounds then clip it as any other distance.
         with np.errstate(over="ignore"):
             d = 1.0 / s
-        if d.size and not np.all(np.isfinite(d)):
-            raise ValueError(
-                f"{int(np.count_nonzero(~np.isfinite(d)))} similarity(ies) are below "
-                f"{1 / np.finfo(np.float64).max:.3g}, whose inverse 1 / s overflows the "
-                "largest float: scale the similarities up by a public constant, drop those "
-                "edges, or use conversion='max_minus'."
-            )
-        return d
+        return np.minimum(d, np.finfo(np.float64).max, out=d)
     if max_similarity is None:
         warn_max_from_data(conversion)
         top = float(s.max()) if s.size else 1.0

@@ -399,6 +399,58 @@ def test_a_prepaid_search_pays_for_what_was_charged_and_no_more():
     assert budget.total() == (12.5, 0.0)
 
 
+def test_a_prepaid_search_loaded_from_a_pickle_runs_once_in_all():
+    # Its root came back with a full count of tickets: three loads of one search ran
+    # 15 fits on the 5 paid for. Loaded in this process it is the live root.
+    budget = BudgetAccountant(epsilon=100.0)
+    search = prepay_search(_search(n_jobs=1), X, Y, accountant=budget)
+    saved = pickle.dumps(search)
+    pickle.loads(saved).fit(X, Y)
+    for copy in (search, pickle.loads(saved), pickle.loads(pickle.dumps(search))):
+        with pytest.raises(BudgetError, match="runs once"):
+            copy.fit(X, Y)
+    assert budget.total() == (12.5, 0.0)
+
+
+_RELOADED_SEARCH = """
+import pickle, sys
+sys.path.insert(0, sys.argv[3])  # the scorer of the search, in this module
+from skdpgraph.exceptions import BudgetError
+search = pickle.load(open(sys.argv[1], "rb"))
+try:
+    search.fit(*pickle.load(open(sys.argv[2], "rb")))
+except BudgetError as exc:
+    print("refused" if "loaded from a pickle elsewhere" in str(exc) else exc)
+"""
+
+
+@pytest.mark.slow
+def test_a_prepaid_search_loaded_in_another_process_makes_no_ticket(tmp_path):
+    import subprocess
+    import sys
+
+    search = prepay_search(_search(n_jobs=1), X, Y, accountant=BudgetAccountant())
+    (tmp_path / "search.pkl").write_bytes(pickle.dumps(search))
+    (tmp_path / "data.pkl").write_bytes(pickle.dumps((X, Y)))
+    out = subprocess.run([sys.executable, "-c", _RELOADED_SEARCH, str(tmp_path / "search.pkl"),
+                          str(tmp_path / "data.pkl"), os.path.dirname(__file__)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "refused", out.stdout + out.stderr[-2000:]
+
+
+def test_copies_of_a_ticket_loaded_in_one_process_pay_for_one_fit():
+    budget = BudgetAccountant(epsilon=100.0)
+    [ticket] = prepay([(1.0, 0.0)], accountant=budget)
+    saved = pickle.dumps(_model(epsilon=1.0, accountant=ticket))
+    pickle.loads(saved).fit(X)
+    for copy in (pickle.loads(saved), pickle.loads(pickle.dumps(_model(accountant=ticket)))):
+        with pytest.raises(BudgetError, match="another copy of it"):
+            copy.fit(X)
+    with pytest.raises(BudgetError, match="another copy of it"):
+        _model(epsilon=1.0, accountant=ticket).fit(X)  # the original, after a copy paid
+    assert budget.total() == (1.0, 0.0)
+
+
 def test_reloaded_model_says_how_to_refit():
     budget = BudgetAccountant(epsilon=5.0)
     model = pickle.loads(pickle.dumps(_model(epsilon=1.0, accountant=budget).fit(X)))
