@@ -38,6 +38,7 @@ from ._sparse import edges_to_csr, index_dtype
 from ._validation import check_n_nodes, check_weight_values
 from ._weights import (
     check_weight_kind,
+    looks_like_adjacency,
     looks_like_kernel,
     similarity_to_distance,
 )
@@ -347,8 +348,21 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
                 "diagonal is positive and the largest entry of every row, whereas a "
                 "point is at distance 0 from itself. It is read as distances (small = "
                 "close), which reverses every cluster. Pass weight_kind='similarity' "
-                "(or convert with skdpgraph.graphs.SimilarityToDistance), or "
-                "weight_kind='distance' to silence this warning.",
+                "where the call takes it (DBMSTClu, PrivateMSTClustering, check_graph), "
+                "else convert first with skdpgraph.graphs.SimilarityToDistance; or "
+                "weight_kind='distance' there to silence this warning.",
+                WeightMeaningWarning,
+            )
+        elif (weight_kind is None and arr.shape[0] == arr.shape[1] and data_dependent_warnings()
+                and looks_like_adjacency(np.asarray(arr, dtype=np.float64))):
+            warn_data_dependent(
+                f"{what} is a dense matrix most of whose off-diagonal entries are 0; it "
+                "is read as a complete graph of distances, where each 0 is an edge of "
+                "distance 0 (its two nodes as one), not a missing edge. For an adjacency "
+                "matrix (networkx.to_numpy_array) pass a scipy.sparse matrix of its "
+                "edges (scipy.sparse.csr_array(A): entries not stored are not edges) or "
+                "the networkx graph; pass weight_kind='distance' where the call takes it "
+                "to silence this warning.",
                 WeightMeaningWarning,
             )
         G = _canonical_dense(arr, what)

@@ -32,6 +32,20 @@ def index_dtype(*sizes):
     return np.int32 if max(sizes, default=0) < _INT32_MAX else np.int64
 
 
+def _as_endpoints(x, name, what):
+    """Node numbers as int64: integers, or floats of integer value (a table read from
+    a file); fractional or other values are refused, not truncated."""
+    given = np.asarray(x)
+    if given.size and given.dtype.kind not in "iuf":
+        raise TypeError(f"{what}: {name} must hold node numbers (integers); got dtype "
+                        f"{given.dtype}.")
+    if given.dtype.kind == "f" and not (np.all(np.isfinite(given))
+                                        and np.array_equal(given, np.floor(given))):
+        raise ValueError(f"{what}: {name} must hold node numbers (integers); it holds "
+                         "fractional or non-finite values.")
+    return given.astype(np.int64)
+
+
 def _check_endpoints(u, v, n, what, node_bytes):
     """Endpoints in ``0..n-1`` (the compiled loops below index with them unchecked), and a
     node count whose arrays (``node_bytes`` a node) this process can hold."""
@@ -53,29 +67,49 @@ def edges_to_csr(u, v, w, n):
         Endpoints of the edges, in any order; each unordered pair at most
         once, ``u != v``.
     w : array-like of float, shape (m,)
-        Edge weights (zeros are kept as zero-weight edges).
+        Edge weights, finite (zeros are kept as zero-weight edges).
     n : int
         Number of nodes.
 
     Returns
     -------
     graph : scipy.sparse.csr_array of shape (n, n)
+
+    Raises
+    ------
+    TypeError, ValueError
+        For endpoints that are not node numbers in ``0..n-1``, a self-loop,
+        an unordered pair listed twice (both directions of an edge: its
+        weight would count twice), or a weight that is not finite.
     """
     from ._sparse_kernels import symmetric_csr
 
-    u = np.asarray(u, dtype=np.int64)
-    v = np.asarray(v, dtype=np.int64)
+    u = _as_endpoints(u, "u", "edges_to_csr")
+    v = _as_endpoints(v, "v", "edges_to_csr")
     w = np.asarray(w, dtype=np.float64)
     n = int(n)
     _check_endpoints(u, v, n, "edges_to_csr", 16.0)  # node offsets, twice
     if w.shape != u.shape:
         raise ValueError(f"edges_to_csr: w must have one weight per edge ({u.size}); got "
                          f"shape {w.shape}.")
+    if not np.all(np.isfinite(w)):
+        raise ValueError(f"edges_to_csr: {int(np.count_nonzero(~np.isfinite(w)))} weight(s) "
+                         "are NaN or infinite.")
+    if np.any(u == v):
+        raise ValueError(f"edges_to_csr: {int(np.count_nonzero(u == v))} edge(s) join a node "
+                         "to itself (u == v); drop them.")
     lo, hi = np.minimum(u, v), np.maximum(u, v)
     key = lo * n + hi
     if key.size > 1 and np.any(key[1:] < key[:-1]):
         order = np.argsort(key, kind="stable")
-        lo, hi, w = lo[order], hi[order], w[order]
+        lo, hi, w, key = lo[order], hi[order], w[order], key[order]
+    if key.size > 1 and np.any(key[1:] == key[:-1]):
+        # Stored twice, a pair's weight would count twice (a table listing both
+        # directions doubles every weight, and the privacy calibration with it).
+        raise ValueError(
+            f"edges_to_csr: {int(np.count_nonzero(key[1:] == key[:-1]))} unordered pair(s) "
+            "are listed more than once (e.g. both (u, v) and (v, u)); list each edge once, "
+            "for example the rows with u < v of a table that holds both directions.")
     # A counting sort by node in edge order: with the edges sorted by (lo, hi),
     # row r gets its lower columns (edges (c, r), c < r) first, in increasing c,
     # then its upper ones in increasing order; so the indices come out sorted.

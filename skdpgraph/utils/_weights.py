@@ -143,7 +143,9 @@ def similarity_to_distance(similarities, conversion="inverse", *, max_similarity
         raise ValueError(
             f"{int(np.count_nonzero(s == 0))} similarity(ies) are 0, which have no "
             f"finite distance under conversion={conversion!r}: drop those edges, or "
-            "use conversion='max_minus'."
+            "convert with conversion='max_minus' (skdpgraph.from_networkx, "
+            "skdpgraph.graphs.SimilarityToDistance or skdpgraph.similarity_to_distance) "
+            "and pass the distances."
         )
     if conversion == "inverse":
         # Below 1 / float max (about 5.6e-309) the inverse overflows: the largest float
@@ -186,11 +188,24 @@ def warn_counts(weights, attribute):
         f"The {attribute!r} edge attribute holds integers >= 1, which look like counts "
         "(interactions, co-occurrences): counts "
         "are similarities (larger = closer) but are read here as distances (smaller = "
-        "closer). Pass weight_kind='similarity' to convert them into distances "
-        "(1/w by default), or weight_kind='distance' if they are distances (this "
-        "silences the warning).",
+        "closer). Convert them into distances with weight_kind='similarity' (1/w by "
+        "default) where the call takes it (DBMSTClu, PrivateMSTClustering, "
+        "check_graph, from_networkx), else first with skdpgraph.from_networkx(G, "
+        "weight_kind='similarity'); or pass weight_kind='distance' there if they are "
+        "distances (this silences the warning).",
         WeightMeaningWarning,
     )
+
+
+def looks_like_adjacency(D):
+    """True for a dense square matrix of three nodes or more, most of whose off-diagonal
+    entries are 0 (``networkx.to_numpy_array`` of a sparse graph): distances between
+    distinct points are rarely 0, missing edges of an adjacency matrix always are."""
+    n = D.shape[0]
+    if n < 3:
+        return False
+    off_zeros = np.count_nonzero(D == 0) - np.count_nonzero(np.diagonal(D) == 0)
+    return bool(off_zeros > (n * (n - 1)) // 2)
 
 
 def looks_like_kernel(D):

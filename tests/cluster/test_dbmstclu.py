@@ -445,16 +445,18 @@ def test_root_forest_matches_a_plain_dfs():
 
 
 def test_dbmstclu_refuses_a_spanning_tree_that_is_not_one():
-    # Built without checks, these would reach the compiled engine.
+    # Built without checks, these would reach the compiled engine (a pair listed
+    # twice, an infinite weight or a self-loop is now refused as the tree is built).
     good = make_spanning_tree([0, 1], [1, 2], [1.0, 2.0], 3)
-    bad = [make_spanning_tree([0, 1, 0], [1, 2, 2], [1.0, 2.0, 3.0], 3, check_input=False),
-           make_spanning_tree([0, 0], [1, 1], [1.0, 2.0], 3, check_input=False),
-           make_spanning_tree([0, 1], [1, 2], [np.inf, 1.0], 3, check_input=False),
-           make_spanning_tree([0, 1], [0, 2], [1.0, 2.0], 3, check_input=False),
-           good._replace(weights=np.array([np.nan, 2.0]))]
-    for tree in bad:
+    bad = [lambda: make_spanning_tree([0, 1, 0], [1, 2, 2], [1.0, 2.0, 3.0], 3,
+                                      check_input=False),
+           lambda: make_spanning_tree([0, 0], [1, 1], [1.0, 2.0], 3, check_input=False),
+           lambda: make_spanning_tree([0, 1], [1, 2], [np.inf, 1.0], 3, check_input=False),
+           lambda: make_spanning_tree([0, 1], [0, 2], [1.0, 2.0], 3, check_input=False),
+           lambda: good._replace(weights=np.array([np.nan, 2.0]))]
+    for build in bad:
         with pytest.raises(ValueError):
-            dbmstclu(tree)
+            dbmstclu(build())
 
 
 def test_dbmstclu_counts_negative_weights_as_zero():

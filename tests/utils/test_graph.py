@@ -1,3 +1,5 @@
+import warnings
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -360,3 +362,23 @@ def test_check_dense_memory_refuses_negative_counts():
     with pytest.raises(ValueError, match="counts >= 0"):
         check_dense_memory((-1, -1), 1, "X")
     check_dense_memory((0, 5), 1, "X")
+
+
+def test_a_dense_adjacency_matrix_read_as_distances_is_warned():
+    # networkx.to_numpy_array: its zeros are missing edges, read as edges of distance 0
+    # (Les Miserables gave 2 clusters, its graph 20), with no word.
+    import networkx as nx
+
+    from skdpgraph import DBMSTClu, config_context
+    from skdpgraph.exceptions import WeightMeaningWarning
+
+    A = nx.to_numpy_array(nx.karate_club_graph(), weight=None)
+    with pytest.warns(WeightMeaningWarning, match="off-diagonal entries are 0"):
+        DBMSTClu(metric="precomputed").fit(A)
+    D = np.abs(np.subtract.outer(np.arange(6.0), np.arange(6.0)))  # distances: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_graph(D)
+        check_graph(A, weight_kind="distance")
+        with config_context(data_dependent_warnings=False):
+            check_graph(A)

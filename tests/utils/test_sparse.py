@@ -128,6 +128,31 @@ def test_edge_list_helpers_refuse_bad_endpoints(u, v, match):
         edges_to_csr(np.array(u), np.array(v), key, 5)
 
 
+@pytest.mark.parametrize("u, v, w, error, match", [
+    # both directions of one edge: its weight was summed, twice the weight a release
+    # was calibrated for
+    ([0, 1, 1], [1, 0, 2], [0.5, 0.5, 1.0], ValueError, "listed more than once"),
+    ([0, 2, 0], [1, 1, 1], [0.5, 1.0, 0.5], ValueError, "listed more than once"),
+    ([0, 1], [0, 2], [0.5, 0.7], ValueError, "join a node to itself"),
+    ([0.0, 1.5], [1.0, 2.0], [0.5, 0.7], ValueError, "fractional"),  # was edge (1, 2)
+    ([0.0, np.inf], [1.0, 2.0], [0.5, 0.7], ValueError, "non-finite"),
+    (["0", "1"], ["1", "2"], [0.5, 0.7], TypeError, "node numbers"),
+    ([0, 1], [1, 2], [0.5, np.nan], ValueError, "NaN or infinite"),
+])
+def test_edges_to_csr_refuses_what_it_would_misread(u, v, w, error, match):
+    args = [np.array(u), np.array(v), np.array(w)]
+    copies = [a.copy() for a in args]
+    with pytest.raises(error, match=match):
+        edges_to_csr(*args, 3)
+    for a, b in zip(args, copies):
+        assert np.array_equal(a, b, equal_nan=a.dtype.kind == "f")
+
+
+def test_edges_to_csr_takes_whole_float_node_numbers_and_negative_weights():
+    G = edges_to_csr(np.array([1.0, 0.0]), np.array([2.0, 1.0]), [-0.5, 0.7], 3)
+    assert G.toarray().tolist() == [[0.0, 0.7, 0.0], [0.7, 0.0, -0.5], [0.0, -0.5, 0.0]]
+
+
 def test_edge_list_helpers_refuse_a_wrong_number_of_weights():
     from skdpgraph.utils import mst_edge_indices
 
