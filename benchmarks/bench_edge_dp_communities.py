@@ -125,8 +125,8 @@ def planted_partition(n_blocks, block, degree, mix, seed):
     u2, v2 = rng.integers(n, size=m_out), rng.integers(n, size=m_out)
     u, v = np.concatenate([u, u2]), np.concatenate([v, v2])
     keep = u != v
-    A = edges_to_csr(u[keep], v[keep], np.ones(int(keep.sum())), n)
-    A.data[:] = 1.0
+    key = np.unique(np.minimum(u, v)[keep] * n + np.maximum(u, v)[keep])  # a pair drawn twice
+    A = edges_to_csr(key // n, key % n, np.ones(key.size), n)  # is one edge
     return check_adjacency(A), np.repeat(np.arange(n_blocks), block)
 
 

@@ -57,7 +57,8 @@ class DataDependentWarning(PrivacyLeakWarning):
 
 
 class WeightMeaningWarning(DataDependentWarning):
-    """Weights read as distances look like similarities (counts, a kernel).
+    """Weights read as distances look like similarities (counts, a kernel), or a dense
+    matrix like an adjacency matrix (mostly zeros: edges of distance 0 there).
 
     The message says why, and how to say what the weights mean:
     ``weight_kind="similarity"`` to convert them, ``weight_kind="distance"``

@@ -16,7 +16,6 @@ import os
 import secrets
 import threading
 import warnings
-import weakref
 
 from sklearn.base import clone, is_classifier
 from sklearn.utils import indexable
@@ -36,13 +35,23 @@ from ._accounting import BudgetAccountant, _check_eps_delta
 # Relative slack of a spend against the prepaid amount (float sums).
 _RTOL = 1e-12
 
-# The roots of this process's prepaid searches, by key: a root unpickled here is the
-# live one (one counter of tickets, whatever the copies); elsewhere it makes none.
-_LIVE_ROOTS = weakref.WeakValueDictionary()
-# Keys of the tickets spent in this process: two unpickled copies of one ticket
-# (the same bytes loaded twice, a cluster of threads) pay for one fit.
+# Per process: the tickets each prepaid search made, by its root's key (every copy
+# of the root loaded here counts on it; a process without the key makes none), and
+# the keys of the tickets spent that were ever pickled (two loaded copies of one
+# ticket pay for one fit). A fork starts a new generation: what it inherits from
+# its parent, made or loaded before, neither makes nor spends a ticket.
+_ISSUED = {}
 _SPENT_KEYS = set()
-_SPENT_LOCK = threading.Lock()
+_PROCESS = {"generation": 0, "lock": threading.Lock()}
+
+
+def _after_fork():
+    _PROCESS["generation"] += 1
+    _PROCESS["lock"] = threading.Lock()  # a lock held by a thread at the fork stays held
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
 
 
 class _Recorded(Exception):
@@ -91,9 +100,10 @@ class PrepaidBudget:
     of them, made only by the root object in the process that paid; the
     ``i``-th pays for at most the ``i``-th spend charged (``amounts``), so
     that the fits together never spend more than was charged whatever their
-    order. A root pickled and loaded in the same process is that root (its
-    count of tickets goes on); loaded in another process (a saved search
-    reloaded, a search sent to a worker) it makes no ticket.
+    order. A root pickled and loaded again in the process that paid draws on
+    the same count of tickets (also once the original is gone); loaded in
+    another process (a saved search reloaded, a search sent to a worker) or
+    inherited by a fork, it makes no ticket.
 
     Parameters
     ----------
@@ -114,40 +124,46 @@ class PrepaidBudget:
             if self.n_tickets is None or len(amounts) != self.n_tickets:
                 raise ValueError("amounts needs n_tickets, one amount for each ticket.")
         self.amounts = amounts
-        self._issued = 0
         self._root = None  # for a delegate: its root
         self._spent = False
         self._copied = False  # a copy of a ticket, which pays for nothing
+        self._pickled = False  # a ticket that was: copies of it may be loaded here
         self._pid = os.getpid()
-        self._lock = threading.Lock()
+        self._generation = _PROCESS["generation"]
         self._key = secrets.token_hex(16)
-        self._detached = False  # a root loaded from a pickle: it makes no ticket
         if self.n_tickets is not None:
-            _LIVE_ROOTS[self._key] = self
+            _ISSUED[self._key] = 0
 
     def _is_ticket(self):
         return self.n_tickets is None and self._root is None
 
-    def __reduce__(self):
+    def _detached(self):
+        """A root that makes no ticket here: made in another process (loaded from a
+        pickle) or inherited by a fork."""
+        return (self._key not in _ISSUED or self._pid != os.getpid()
+                or self._generation != _PROCESS["generation"])
+
+    def __getstate__(self):
         # Roots and delegates may travel along (a search's callbacks hold the
-        # search and its base copy); a root comes back as the live root in its
-        # own process, detached anywhere else. A used ticket travels used.
-        state = self.__dict__.copy()
-        del state["_lock"]
-        return _load_prepaid, (state,)
+        # search and its base copy); a root loaded in the process that made it
+        # counts on its tickets there, elsewhere it makes none. A used ticket
+        # travels used.
+        self._pickled = True
+        return self.__dict__.copy()
 
     def __setstate__(self, state):
         state.setdefault("_copied", False)  # tickets pickled by earlier versions
         state.setdefault("amounts", None)
         state.setdefault("_key", None)
         self.__dict__.update(state)
-        self._lock = threading.Lock()
-        self._travelled = True  # pickled to here: a ticket's one task
-        self._detached = self.n_tickets is not None
+        self._pickled = True
+        if self.n_tickets is None:
+            self._generation = _PROCESS["generation"]  # pickled to here: its one task
 
     def __repr__(self):
         if self.n_tickets is not None:
-            kind = f"root of {self.n_tickets} tickets"
+            kind = f"root of {self.n_tickets} tickets" + (
+                ", detached" if self._detached() else "")
         elif self._root is not None:
             kind = "delegate"
         else:
@@ -165,22 +181,22 @@ class PrepaidBudget:
             delegate._root = self
             return delegate
         root = self._root
-        with root._lock:
-            if os.getpid() != root._pid or root._detached:
-                raise BudgetError(
-                    "A prepaid search's tickets are made by the search that paid for "
-                    "them, in its process; this one was loaded from a pickle elsewhere "
-                    "(a saved search, or one sent to another process) or forked. "
-                    "Prepay the search where it runs.")
-            if root._issued >= root.n_tickets:
+        if root._detached():
+            raise BudgetError(
+                "A prepaid search's tickets are made in the process that paid for them; "
+                "this search was loaded from a pickle in another process (a saved "
+                "search, or one sent to a worker) or inherited by a fork. Prepay the "
+                "search where it runs.")
+        with _PROCESS["lock"]:
+            issued = _ISSUED[root._key]
+            if issued >= root.n_tickets:
                 raise BudgetError(
                     f"All {root.n_tickets} prepaid fits of this search have been "
                     "dispatched: a search prepaid with skdpgraph.privacy.prepay_search "
                     "runs once; prepay it again to run it again."
                 )
-            amount = self.per_fit if root.amounts is None else root.amounts[root._issued]
-            root._issued += 1
-        return PrepaidBudget(amount)
+            _ISSUED[root._key] = issued + 1
+        return PrepaidBudget(self.per_fit if root.amounts is None else root.amounts[issued])
 
     def __copy__(self):
         return self._copy()
@@ -206,7 +222,7 @@ class PrepaidBudget:
                               "copies the search fits do.")
         if self._spent:
             raise BudgetError("This prepaid ticket has been used: it pays for one fit.")
-        if self._pid != os.getpid() and not getattr(self, "_travelled", False):
+        if self._generation != _PROCESS["generation"]:
             raise BudgetError(
                 "This prepaid ticket reached this process by a fork (os.fork, "
                 "multiprocessing's fork start method), not with its task: every forked "
@@ -241,28 +257,17 @@ class PrepaidBudget:
         -------
         self
         """
-        with self._lock, _SPENT_LOCK:
+        self.check(epsilon, delta)  # before the lock: a fork's copy refuses here
+        with _PROCESS["lock"]:
             self.check(epsilon, delta)
             if self._key is not None and self._key in _SPENT_KEYS:
                 raise BudgetError(
                     "This prepaid ticket has been used: another copy of it (pickled and "
                     "loaded again in this process) paid for its one fit.")
             self._spent = True
-            if self._key is not None:
+            if self._pickled and self._key is not None:
                 _SPENT_KEYS.add(self._key)
         return self
-
-
-def _load_prepaid(state):
-    """A pickled :class:`PrepaidBudget` loaded: a root is the live one of this process
-    if it was made here, else detached."""
-    if state.get("n_tickets") is not None:
-        root = _LIVE_ROOTS.get(state.get("_key"))
-        if root is not None and root._pid == os.getpid():
-            return root
-    budget = PrepaidBudget.__new__(PrepaidBudget)
-    budget.__setstate__(state)
-    return budget
 
 
 def _charge_all(accountant, spends):

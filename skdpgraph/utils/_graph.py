@@ -17,7 +17,8 @@ caller says so with ``weight_kind="similarity"`` (see
 nothing (``weight_kind=None``) the weights are read as distances and a
 :class:`WeightMeaningWarning` is emitted if they look like similarities
 (integer counts in a networkx graph, a dense matrix with a dominant positive
-diagonal such as an RBF kernel). The caller's data is never modified.
+diagonal such as an RBF kernel), or a dense matrix of mostly zeros such as an
+adjacency matrix. The caller's data is never modified.
 
 :func:`check_adjacency` is the gateway of the edge-DP route: an unweighted
 topology, where a dense array is an adjacency matrix (its nonzero entries are
@@ -302,8 +303,9 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
         as distances, with a :class:`WeightMeaningWarning` when they look
         like similarities (integer counts in a networkx graph; a dense
         matrix whose positive diagonal is the largest entry of each row, as
-        in a kernel). Feature matrices (any other ``metric``) give distances
-        and ignore it.
+        in a kernel) or a dense matrix like an adjacency matrix (most
+        entries off the diagonal 0, each an edge of distance 0). Feature
+        matrices (any other ``metric``) give distances and ignore it.
 
     Returns
     -------
@@ -320,6 +322,12 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
         For non-square, asymmetric (the message says by how much), negative,
         NaN or infinite weights, 1-D input, or fewer than 2 nodes.
     """
+    return _check_graph(X, metric, metric_params, what, weight_kind)
+
+
+def _check_graph(X, metric, metric_params, what, weight_kind, zeros_are_edges=True):
+    """:func:`check_graph`; ``zeros_are_edges=False`` for a dense adjacency whose zeros
+    the caller drops (no warning that they are read as edges)."""
     check_weight_kind(weight_kind)
     if _is_networkx_graph(X):
         return from_networkx(X, weight_kind=weight_kind)
@@ -353,7 +361,8 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
                 "weight_kind='distance' there to silence this warning.",
                 WeightMeaningWarning,
             )
-        elif (weight_kind is None and arr.shape[0] == arr.shape[1] and data_dependent_warnings()
+        elif (zeros_are_edges and weight_kind is None and arr.shape[0] == arr.shape[1]
+                and data_dependent_warnings()
                 and looks_like_adjacency(np.asarray(arr, dtype=np.float64))):
             warn_data_dependent(
                 f"{what} is a dense matrix most of whose off-diagonal entries are 0; it "
@@ -543,7 +552,8 @@ def _adjacency_from_validated(X, weighted, what, weight_kind=None):
             u, v = np.nonzero(np.triu(nz, k=1))
             return edges_to_csr(u, v, np.ones(u.size), X.shape[0])
         else:
-            graph = check_graph(X, metric="precomputed", what=what, weight_kind=weight_kind)
+            graph = _check_graph(X, "precomputed", None, what, weight_kind,
+                                 zeros_are_edges=False)
         if not sp.issparse(graph):
             # The edges are the nonzero entries given (symmetric, checked above): a
             # subnormal weight that halving rounded to 0 stays an edge.

@@ -9,7 +9,7 @@ edge of weight 0).
 import numpy as np
 import scipy.sparse as sp
 
-from ._validation import check_node_count
+from ._validation import check_int, check_node_count
 
 _INT32_MAX = np.iinfo(np.int32).max
 
@@ -87,7 +87,7 @@ def edges_to_csr(u, v, w, n):
     u = _as_endpoints(u, "u", "edges_to_csr")
     v = _as_endpoints(v, "v", "edges_to_csr")
     w = np.asarray(w, dtype=np.float64)
-    n = int(n)
+    n = check_int(n, "n", 0)
     _check_endpoints(u, v, n, "edges_to_csr", 16.0)  # node offsets, twice
     if w.shape != u.shape:
         raise ValueError(f"edges_to_csr: w must have one weight per edge ({u.size}); got "
@@ -292,7 +292,7 @@ def mst_edge_indices(u, v, key, n):
     u = np.asarray(u, dtype=np.int64)
     v = np.asarray(v, dtype=np.int64)
     key = np.asarray(key, dtype=np.float64)
-    n = int(n)
+    n = check_int(n, "n", 0)
     if n > _INT32_MAX:
         raise ValueError(f"mst_edge_indices handles graphs of at most {_INT32_MAX} nodes, got {n}.")
     _check_endpoints(u, v, n, "mst_edge_indices", 4.0)  # int32 union-find
