@@ -275,7 +275,7 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
     X : array-like, sparse matrix or networkx.Graph
         * ``metric="precomputed"`` and a dense square array: a complete graph;
           ``X[i, j]`` (``i != j``) is the weight of edge ``{i, j}``, the
-          diagonal is ignored.
+          diagonal is ignored (but, as every entry, must be a finite number).
         * ``metric="precomputed"`` and a scipy sparse matrix or array (any
           format): stored entries are edges, an explicitly stored zero is an
           edge of weight 0, absent entries are non-edges (a BSR matrix with
@@ -315,7 +315,8 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
     Raises
     ------
     TypeError
-        For string, object or complex data, and for Dask collections (they
+        For string or complex data, object data that is not numbers, and for
+        Dask collections (they
         would be computed whole; an edge table is taken by the estimators
         that distribute).
     ValueError
@@ -445,7 +446,10 @@ def _check_weights_from_metric(D, metric, what):
 def _as_real_array(X, what):
     """ndarray view of ``X``; numeric object arrays are converted, others refused."""
     arr = np.asarray(X)
-    if arr.dtype.kind in "OUS":
+    if arr.dtype.kind in "US":  # as scikit-learn's dtype="numeric" refuses them
+        raise TypeError(f"{what} holds strings (dtype {arr.dtype}); weights and features "
+                        "must be real numbers: convert them first (X.astype(float)).")
+    if arr.dtype.kind == "O":
         try:
             return arr.astype(np.float64)
         except (TypeError, ValueError) as exc:
