@@ -805,7 +805,9 @@ def _release(
         if fixed or exponent >= _MAX_GRID_EXP:
             raise ValueError(
                 f"noise scale {scale:.3g} grid steps exceeds {MAX_SCALE - 1:.3g}: "
-                "use a coarser grid or a larger privacy budget."
+                + ("use a coarser grid or a larger privacy budget." if fixed else
+                   "even the coarsest grid cannot hold it; use a larger privacy budget "
+                   "(epsilon or rho).")
             )
         exponent += 1  # a coarser grid, fewer steps of noise
     gamma = math.ldexp(1.0, exponent)
