@@ -247,7 +247,7 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
                        n_nodes=n_nodes, n_edges=n_edges,
                        graph=None if distributed else graph,
                        n_components=partial(table_components, graph, verbose=verbose)
-                       if distributed else None)
+                       if distributed else None, weight_bounds=bounds)
     rng = check_random_state(random_state)
     if bounds is not None:
         _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,

@@ -145,14 +145,14 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
     if method not in UST_METHODS:
         raise ValueError(f"method must be one of {UST_METHODS}; got {method!r}.")
     epsilon, rho = resolve_budget(epsilon, delta, rho, owner="exponential_tree")
-    if rho is not None:
-        epsilon = exponential_mechanism_epsilon(rho)
-    c = exponential_tree_scale(epsilon, sensitivity, neighborhood, 1)  # validates first
+    c = exponential_rate(1, sensitivity=sensitivity, neighborhood=neighborhood,
+                         epsilon=epsilon, rho=rho)  # validates first
     graph = as_graph(graph, check_input)
     rng = check_random_state(random_state)
     n = graph.shape[0]
     u, v, w = graph_edges(graph)
-    c = exponential_tree_scale(epsilon, sensitivity, neighborhood, n - n_components(graph))
+    c = exponential_rate(n - n_components(graph), sensitivity=sensitivity,
+                         neighborhood=neighborhood, epsilon=epsilon, rho=rho)
     w_min = float(w.min()) if w.size else 0.0
     c = capped_rate(c, w_min, float(w.max()) if w.size else 0.0)
     # Shifted by the lightest weight (the law depends on differences only): finite for
@@ -160,3 +160,11 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
     chosen = sample_weighted_ust(u, v, -c * (w - w_min), n, rng, method=method,
                                  max_work=max_work, reduce=reduce)
     return make_spanning_tree(u[chosen], v[chosen], w[chosen], n, check_input=False)
+
+
+def exponential_rate(n_tree_edges, *, sensitivity, neighborhood, epsilon=None, rho=None):
+    """Inverse temperature ``c`` of the exponential mechanism over the spanning forests of
+    ``n_tree_edges`` edges, ``P(T) ~ exp(-c w(T))`` (the registry's ``rate``)."""
+    if rho is not None:
+        epsilon = exponential_mechanism_epsilon(rho)
+    return exponential_tree_scale(epsilon, sensitivity, neighborhood, n_tree_edges)

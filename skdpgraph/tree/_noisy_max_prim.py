@@ -98,3 +98,11 @@ def noisy_max_prim_tree(graph, epsilon=None, *, sensitivity, neighborhood="linf"
                                 epsilon=epsilon, delta=delta, rho=rho)
     # A scale that underflows to 0 (absurd budgets) is an infinite rate, capped there.
     return exponential_prim(graph, 1.0 / b if b > 0 else math.inf, rng, components=components)
+
+
+def noisy_max_prim_rate(n_tree_edges, *, sensitivity, neighborhood, epsilon=None, rho=None):
+    """Inverse temperature ``1 / b`` of the Report-Noisy-Max steps on a forest of
+    ``n_tree_edges`` edges (the registry's ``rate``)."""
+    b, _ = noisy_max_prim_scale(sensitivity=sensitivity, n_tree_edges=n_tree_edges,
+                                epsilon=epsilon, rho=rho)
+    return 1.0 / b if b > 0 else math.inf

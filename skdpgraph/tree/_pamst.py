@@ -191,9 +191,15 @@ def pamst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None, rh
     graph = as_graph(graph, check_input)
     rng = check_random_state(random_state)
     components = _components(graph)
-    n_steps = graph.shape[0] - components[0]
-    return exponential_prim(graph, pamst_step_epsilon(n_steps, epsilon, rho) / (2.0 * mu), rng,
-                            method=method, components=components)
+    c = pamst_rate(graph.shape[0] - components[0], sensitivity=mu, neighborhood=neighborhood,
+                   epsilon=epsilon, rho=rho)
+    return exponential_prim(graph, c, rng, method=method, components=components)
+
+
+def pamst_rate(n_tree_edges, *, sensitivity, neighborhood, epsilon=None, rho=None):
+    """Inverse temperature ``c = eps_step / (2 mu)`` of PAMST's steps ``P(e) ~ exp(-c w(e))``
+    on a forest of ``n_tree_edges`` edges (the registry's ``rate``)."""
+    return pamst_step_epsilon(n_tree_edges, epsilon, rho) / (2.0 * sensitivity)
 
 
 #: Samplers of :func:`exponential_prim` on sparse graphs.

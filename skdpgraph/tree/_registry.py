@@ -16,12 +16,12 @@ import numpy as np
 
 from ..privacy import check_neighborhood, normalize_weights, tree_release_noise
 from ..utils import check_int, edges_to_csr, n_components as count_components
-from ._base import SpanningTree, check_tree
-from ._exponential import exponential_tree
+from ._base import MAX_LOG_SPREAD, SpanningTree, check_tree
+from ._exponential import exponential_rate, exponential_tree
 from ._input_perturbation import input_perturbation_edge_noise, input_perturbation_tree
 from ._laplace_mst import laplace_edge_noise, laplace_mst
-from ._noisy_max_prim import noisy_max_prim_tree
-from ._pamst import pamst
+from ._noisy_max_prim import noisy_max_prim_rate, noisy_max_prim_tree
+from ._pamst import pamst, pamst_rate
 from ._ust._sampler import ust_delta
 from ._weight_release import check_weight_release, release_tree_weights
 
@@ -60,6 +60,13 @@ class TreeMechanism(NamedTuple):
         ``(epsilon, delta)``-DP release becomes ``(epsilon, delta + (1 +
         e**epsilon) truncation(n_edges))``-DP, the delta the estimator
         charges.
+    rate : callable or None
+        Set for a sampler of odds ``exp(-c w)``: its inverse temperature
+        ``rate(n_tree_edges, *, sensitivity, neighborhood, epsilon, rho)``.
+        :func:`check_tree_release` refuses, before the charge, a budget
+        whose ``c`` times the width of the public weight bounds passes
+        ``1e300``, where the sampler would cap ``c`` from the private spread
+        of the weights.
     """
 
     func: Callable
@@ -68,22 +75,23 @@ class TreeMechanism(NamedTuple):
     composed_steps: bool = False
     edge_noise: Optional[Callable] = None
     truncation: Optional[Callable] = None
+    rate: Optional[Callable] = None
 
 
 #: Registered tree mechanisms: ``name -> TreeMechanism``.
 TREE_MECHANISMS = {
     # Pinot et al. (UAI 2018): Prim with exponential-mechanism steps.
-    "pamst": TreeMechanism(pamst, composed_steps=True),
+    "pamst": TreeMechanism(pamst, composed_steps=True, rate=pamst_rate),
     # Sealfon (2016): Laplace noise on every weight, then the exact MST.
     "laplace": TreeMechanism(laplace_mst, releases_weights=True, zcdp=False,
                              edge_noise=laplace_edge_noise),
     # Hladik and Tetek (FORC 2025): the exponential mechanism over all trees.
-    "exponential": TreeMechanism(exponential_tree, truncation=ust_delta),
+    "exponential": TreeMechanism(exponential_tree, truncation=ust_delta, rate=exponential_rate),
     # Pagh, Retschmeier, Wu and Zhang (2024): one Gumbel perturbation, then MST.
     "input_perturbation": TreeMechanism(input_perturbation_tree,
                                         edge_noise=input_perturbation_edge_noise),
     # Pagh and Retschmeier (2024): Prim with Report-Noisy-Max, zCDP.
-    "noisy_max_prim": TreeMechanism(noisy_max_prim_tree),
+    "noisy_max_prim": TreeMechanism(noisy_max_prim_tree, rate=noisy_max_prim_rate),
 }
 
 
@@ -244,7 +252,7 @@ def choose_tree_mechanism(*, neighborhood="l1", accounting="pure", delta=None, e
 
 
 def check_tree_release(mechanism, plan, *, sensitivity, neighborhood, n_nodes, n_edges,
-                       graph=None, n_components=None):
+                       graph=None, n_components=None, weight_bounds=None):
     """Raise if a release of this plan cannot be made, before anything is charged.
 
     Dry runs, on one public value each, of the grid releases the fit will make:
@@ -276,6 +284,10 @@ def check_tree_release(mechanism, plan, *, sensitivity, neighborhood, n_nodes, n
         The number of connected components (public), or a function of no
         argument that counts them (called only when needed: for a
         distributed table, :func:`skdpgraph.distributed.table_components`).
+    weight_bounds : (float, float), default=None
+        The public bounds of the weights: a sampler of odds ``exp(-c w)``
+        (``mechanism.rate``) whose ``c (high - low)`` passes ``1e300`` is
+        refused (its cap would read the private spread). None: not checked.
 
     Raises
     ------
@@ -285,6 +297,18 @@ def check_tree_release(mechanism, plan, *, sensitivity, neighborhood, n_nodes, n
     """
     budget = {"rho": plan.tree_rho} if plan.tree_rho is not None else {
         "epsilon": plan.tree_epsilon}
+    if mechanism.rate is not None and weight_bounds is not None and n_nodes >= 2 and n_edges:
+        width = float(weight_bounds[1]) - float(weight_bounds[0])
+        for k in {1, n_nodes - 1}:  # c at every public count of tree edges lies between
+            c = mechanism.rate(k, sensitivity=sensitivity, neighborhood=neighborhood, **budget)
+            if not c * width <= MAX_LOG_SPREAD:
+                raise ValueError(
+                    f"The tree sampler's inverse temperature c = {c:.3g} (from the budget "
+                    f"and sensitivity={sensitivity!r}) times the width {width:.3g} of the "
+                    f"weight bounds passes {MAX_LOG_SPREAD:g}: its odds exp(-c w) cannot be "
+                    "represented (the minimum spanning tree is then released with "
+                    "certainty but for odds below exp(-1e300)). Lower the tree's budget or "
+                    "raise the sensitivity. Nothing was charged.")
     if mechanism.edge_noise is not None and n_edges:  # one public value, public draws
         mechanism.edge_noise(np.zeros(1), n_edges=n_edges, n_tree_edges=max(n_nodes - 1, 1),
                              sensitivity=sensitivity, neighborhood=neighborhood,

@@ -640,3 +640,32 @@ def test_an_edge_table_of_more_nodes_than_memory_is_refused_before_the_charge():
         PrivateMSTClustering(metric="precomputed", weight_bounds=(0, 1),
                              accountant=budget).fit(EdgeTable(edge, nodes=2**41))
     assert budget.spent_budget == []
+
+
+@pytest.mark.parametrize("mechanism", ["pamst", "exponential", "noisy_max_prim"])
+@pytest.mark.parametrize("accounting", ["pure", "zcdp"])
+def test_a_sampler_temperature_past_its_cap_is_refused_before_the_charge(mechanism, accounting):
+    # The samplers cap c at 1e300 / (the private spread of the weights): where that
+    # binds, the law would depend on the data. With public bounds it never binds now.
+    from skdpgraph.tree import get_tree_mechanism
+
+    D = np.abs(np.subtract.outer(np.arange(6.0), np.arange(6.0)))
+    delta = 1e-6 if accounting == "zcdp" else None
+    for mu, refused in [(1e-300, True), (1e-280, False)]:
+        acc = BudgetAccountant()
+        model = PrivateMSTClustering(epsilon=1.0, sensitivity=mu, weight_bounds=(0, 1e3),
+                                     tree_mechanism=mechanism, accounting=accounting,
+                                     delta=delta, metric="precomputed", accountant=acc,
+                                     random_state=0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if refused:
+                with pytest.raises(ValueError, match="inverse temperature"):
+                    model.fit(D)
+                assert acc.spent_budget == []
+            else:
+                model.fit(D)
+                assert acc.spent_budget != []
+    rate = get_tree_mechanism(mechanism).rate
+    assert rate(1, sensitivity=0.1, neighborhood="l1", epsilon=2.0) >= rate(
+        5, sensitivity=0.1, neighborhood="l1", epsilon=2.0) > 0
