@@ -149,7 +149,10 @@ class PrepaidBudget:
         # counts on its tickets there, elsewhere it makes none. A used ticket
         # travels used.
         self._pickled = True
-        return self.__dict__.copy()
+        state = self.__dict__.copy()
+        if self.n_tickets is None and self._generation != _PROCESS["generation"]:
+            state["_copied"] = True  # a ticket a fork inherited: its copies pay nothing
+        return state
 
     def __setstate__(self, state):
         state.setdefault("_copied", False)  # tickets pickled by earlier versions

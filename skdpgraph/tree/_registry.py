@@ -100,7 +100,8 @@ _BUILT_IN = frozenset(m.func for m in TREE_MECHANISMS.values())
 
 
 def register_tree_mechanism(name, func, *, releases_weights=False, zcdp=True,
-                            composed_steps=False, edge_noise=None, truncation=None):
+                            composed_steps=False, edge_noise=None, truncation=None,
+                            rate=None):
     """Make a private tree mechanism available as ``tree_mechanism=name``.
 
     Parameters
@@ -118,12 +119,17 @@ def register_tree_mechanism(name, func, *, releases_weights=False, zcdp=True,
     truncation : callable, default=None
         The total variation of its sampler from its law, a function of the
         number of edges; see :class:`TreeMechanism`.
+    rate : callable, default=None
+        The inverse temperature of a sampler of odds ``exp(-c w)`` that caps
+        ``c`` by the weights' spread (as the library's samplers do): the
+        estimator then refuses, before the charge, a ``c`` that the public
+        weight bounds would let the cap reach; see :class:`TreeMechanism`.
 
     Raises
     ------
     TypeError
-        If ``name`` is not a str, or ``func``, ``edge_noise`` or
-        ``truncation`` is not callable (the last two may be None).
+        If ``name`` is not a str, or ``func``, ``edge_noise``, ``truncation``
+        or ``rate`` is not callable (the last three may be None).
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a str; got {type(name).__name__}.")
@@ -133,8 +139,10 @@ def register_tree_mechanism(name, func, *, releases_weights=False, zcdp=True,
         raise TypeError("edge_noise must be callable or None.")
     if truncation is not None and not callable(truncation):
         raise TypeError("truncation must be callable or None.")
+    if rate is not None and not callable(rate):
+        raise TypeError("rate must be callable or None.")
     TREE_MECHANISMS[name] = TreeMechanism(func, bool(releases_weights), bool(zcdp),
-                                          bool(composed_steps), edge_noise, truncation)
+                                          bool(composed_steps), edge_noise, truncation, rate)
 
 
 def get_tree_mechanism(name):
@@ -297,18 +305,37 @@ def check_tree_release(mechanism, plan, *, sensitivity, neighborhood, n_nodes, n
     """
     budget = {"rho": plan.tree_rho} if plan.tree_rho is not None else {
         "epsilon": plan.tree_epsilon}
+    counted = []
+
+    def tree_edges():
+        """k = |V| - components, counted once and only when needed (None: unknown)."""
+        if not counted:
+            c = n_components
+            if c is None and graph is not None:
+                c = count_components(graph)
+            elif callable(c):
+                c = c()
+            counted.append(None if c is None else n_nodes - int(c))
+        return counted[0]
+
     if mechanism.rate is not None and weight_bounds is not None and n_nodes >= 2 and n_edges:
+        # The sampler caps c at 1e300 / (its weights' spread) <= 1e300 / width: never
+        # reached (hence never read from the data) when c <= 1e300 / width, exactly as
+        # the cap rounds. c is largest at k = 1; otherwise the exact k decides.
         width = float(weight_bounds[1]) - float(weight_bounds[0])
-        for k in {1, n_nodes - 1}:  # c at every public count of tree edges lies between
-            c = mechanism.rate(k, sensitivity=sensitivity, neighborhood=neighborhood, **budget)
-            if not c * width <= MAX_LOG_SPREAD:
-                raise ValueError(
-                    f"The tree sampler's inverse temperature c = {c:.3g} (from the budget "
-                    f"and sensitivity={sensitivity!r}) times the width {width:.3g} of the "
-                    f"weight bounds passes {MAX_LOG_SPREAD:g}: its odds exp(-c w) cannot be "
-                    "represented (the minimum spanning tree is then released with "
-                    "certainty but for odds below exp(-1e300)). Lower the tree's budget or "
-                    "raise the sensitivity. Nothing was charged.")
+        limit = MAX_LOG_SPREAD / width
+        c = mechanism.rate(1, sensitivity=sensitivity, neighborhood=neighborhood, **budget)
+        if not c <= limit and (tree_edges() or 1) > 1:
+            c = mechanism.rate(tree_edges(), sensitivity=sensitivity,
+                               neighborhood=neighborhood, **budget)
+        if not c <= limit:
+            raise ValueError(
+                f"The tree sampler's inverse temperature c = {c:.3g} (from the budget and "
+                f"sensitivity={sensitivity!r}) passes {MAX_LOG_SPREAD:g} / {width:.3g}, the "
+                "width of the weight bounds: its odds exp(-c w) cannot be represented "
+                "(the minimum spanning tree is then released with certainty but for odds "
+                "below exp(-1e300)). Lower the tree's budget or raise the sensitivity. "
+                "Nothing was charged.")
     if mechanism.edge_noise is not None and n_edges:  # one public value, public draws
         mechanism.edge_noise(np.zeros(1), n_edges=n_edges, n_tree_edges=max(n_nodes - 1, 1),
                              sensitivity=sensitivity, neighborhood=neighborhood,
@@ -322,14 +349,8 @@ def check_tree_release(mechanism, plan, *, sensitivity, neighborhood, n_nodes, n
             check_weight_release(k, sensitivity=sensitivity, neighborhood=neighborhood,
                                  **budget)
     except ValueError:
-        if n_components is None and graph is None:  # k unknown: the release checks it
-            return
-        if n_components is None:
-            n_components = count_components(graph)
-        elif callable(n_components):
-            n_components = n_components()
-        k = n_nodes - int(n_components)
-        if k:
+        k = tree_edges()
+        if k:  # None: unknown, the release checks it
             check_weight_release(k, sensitivity=sensitivity, neighborhood=neighborhood,
                                  **budget)
 

@@ -315,8 +315,8 @@ def check_graph(X, metric="precomputed", metric_params=None, *, what="X", weight
     Raises
     ------
     TypeError
-        For string or complex data, object data that is not numbers, and for
-        Dask collections (they
+        For string or complex arrays, object arrays that numpy cannot turn
+        into numbers, and for Dask collections (they
         would be computed whole; an edge table is taken by the estimators
         that distribute).
     ValueError

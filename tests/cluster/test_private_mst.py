@@ -669,3 +669,21 @@ def test_a_sampler_temperature_past_its_cap_is_refused_before_the_charge(mechani
     rate = get_tree_mechanism(mechanism).rate
     assert rate(1, sensitivity=0.1, neighborhood="l1", epsilon=2.0) >= rate(
         5, sensitivity=0.1, neighborhood="l1", epsilon=2.0) > 0
+
+
+def test_a_registered_sampler_with_a_rate_is_checked_as_the_built_in_ones():
+    from skdpgraph.tree import TREE_MECHANISMS, get_tree_mechanism, register_tree_mechanism
+
+    built_in = get_tree_mechanism("pamst")
+    register_tree_mechanism("wrapped_pamst", lambda *a, **k: built_in.func(*a, **k),
+                            composed_steps=True, rate=built_in.rate)
+    try:
+        acc = BudgetAccountant()
+        with pytest.raises(ValueError, match="inverse temperature"):
+            PrivateMSTClustering(epsilon=1.0, sensitivity=1e-300, weight_bounds=(0, 1e3),
+                                 tree_mechanism="wrapped_pamst", metric="precomputed",
+                                 accountant=acc).fit(np.abs(np.subtract.outer(
+                                     np.arange(6.0), np.arange(6.0))))
+        assert acc.spent_budget == []
+    finally:
+        del TREE_MECHANISMS["wrapped_pamst"]

@@ -125,6 +125,8 @@ def test_an_accountant_or_a_ticket_a_fork_inherits_refuses():
     assert _in_a_fork(lambda: _release(0.8, ticket)) == b"refused"
     travelled = pickle.loads(pickle.dumps(ticket))  # loaded, then forked: every child
     assert _in_a_fork(lambda: _release(0.8, travelled)) == b"refused"  # would hold it
+    # nor a copy the child makes of it (a pickle round trip made it a fresh ticket)
+    assert _in_a_fork(lambda: _release(0.8, pickle.loads(pickle.dumps(ticket)))) == b"refused"
     sent = pickle.dumps(ticket)  # what a task takes along, loaded in its process
     assert _in_a_fork(lambda: _release(0.8, pickle.loads(sent))) == b"released"
     assert budget.total() == (0.8, 0.0)
