@@ -11,6 +11,7 @@ References
 """
 
 import math
+from contextlib import contextmanager
 from functools import partial
 from numbers import Integral, Real
 from typing import NamedTuple, Optional
@@ -257,23 +258,24 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
         warn_bounds_from_data()  # public facts: before the charge
     charge(accountant, plan.epsilon_spent, plan.delta_spent)
     if distributed:
-        if bounds is None:
-            bounds = data_weight_bounds(np.array([table_weight_max(graph, verbose)]),
-                                        warn_leak=False)
-            _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
-                                     neighborhood=neighborhood, n_nodes=n_nodes,
-                                     n_edges=n_edges, accounting=accounting, delta=delta,
-                                     tree_share=tree_share)
-        with log.stage(f"release ({tree_mechanism}, distributed)") as note:
-            out = release_table_forest(graph, mechanism, plan, sensitivity=sensitivity,
-                                       neighborhood=neighborhood, weight_bounds=bounds,
-                                       random_state=rng, verbose=verbose)
-            warn_if_constant_weights(None, weight_range=(n_edges, out.low, out.high))
-            released = finish_tree_release(out.tree, mechanism, plan,
-                                           sensitivity=sensitivity, neighborhood=neighborhood,
-                                           weight_bounds=bounds, random_state=rng)
-            note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}, "
-                 f"{out.report.rounds} rounds")
+        with _noted_as_charged(plan):  # a failing task or worker: the budget is spent
+            if bounds is None:
+                bounds = data_weight_bounds(np.array([table_weight_max(graph, verbose)]),
+                                            warn_leak=False)
+                _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
+                                         neighborhood=neighborhood, n_nodes=n_nodes,
+                                         n_edges=n_edges, accounting=accounting, delta=delta,
+                                         tree_share=tree_share)
+            with log.stage(f"release ({tree_mechanism}, distributed)") as note:
+                out = release_table_forest(graph, mechanism, plan, sensitivity=sensitivity,
+                                           neighborhood=neighborhood, weight_bounds=bounds,
+                                           random_state=rng, verbose=verbose)
+                warn_if_constant_weights(None, weight_range=(n_edges, out.low, out.high))
+                released = finish_tree_release(out.tree, mechanism, plan,
+                                               sensitivity=sensitivity, neighborhood=neighborhood,
+                                               weight_bounds=bounds, random_state=rng)
+                note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}, "
+                     f"{out.report.rounds} rounds")
     elif n_edges == 0:
         # No edge, nothing private to release (and no weight for a calibration of
         # sensitivity |E| mu or (|V| - c) mu to act on): every node is a cluster.
@@ -302,6 +304,20 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
     return PrivateMSTResult(res.labels, res.n_clusters, res.dbcvi, released, res.cut_edges,
                             res.cut_weights, res.dbcvi_path, bounds, plan.epsilon_spent,
                             plan.delta_spent, plan.rho, step_eps, tree_mechanism)
+
+
+@contextmanager
+def _noted_as_charged(plan):
+    """An error after the charge (a partition's task, a worker) says that the budget was
+    spent and nothing released (Python 3.11's exception notes)."""
+    try:
+        yield
+    except Exception as exc:
+        if hasattr(exc, "add_note"):
+            exc.add_note(f"skdpgraph: the budget of this fit (epsilon {plan.epsilon_spent:g}, "
+                         f"delta {plan.delta_spent:g}) was charged before the edge table's "
+                         "release failed; nothing was released.")
+        raise
 
 
 def _truncation_delta(mechanism, name, epsilon, n_nodes, n_edges):

@@ -490,7 +490,8 @@ def release_table_forest(table, mechanism, plan, *, sensitivity, neighborhood, w
 
 @fill_doc
 def table_weight_max(table, verbose=0):
-    """Largest weight of the table (private: for data-derived bounds, with their warning).
+    """Largest weight of the table's edges (private: for data-derived bounds, with their
+    warning); rows from a node to itself are not edges and are not read.
 
     Parameters
     ----------
@@ -503,7 +504,9 @@ def table_weight_max(table, verbose=0):
     float
     """
     table = as_edge_table(table)
-    top, = compute([table.frame[table.weight].max()], verbose, "largest weight")
+    frame = table.frame
+    edges = frame[frame[table.source] != frame[table.target]]
+    top, = compute([edges[table.weight].max()], verbose, "largest weight")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         return float(top)

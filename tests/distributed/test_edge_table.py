@@ -597,3 +597,37 @@ def test_counts_of_partitions_are_checked():
         with pytest.raises(ValueError, match="npartitions must be"):
             labels_series(labels, table, npartitions=npartitions)
     assert labels_series(labels, table, npartitions=10).npartitions == 10
+
+
+def test_self_loop_rows_do_not_set_the_bounds_read_from_the_data():
+    # They are not edges: the topology drops them, and the in-memory path never sees them.
+    frame = pd.DataFrame({"u": [0, 1, 2, 5], "v": [1, 2, 3, 5], "weight": [0.2, 0.3, 0.9, 1e3]})
+    A = sp.csr_array(([0.2, 0.2, 0.3, 0.3, 0.9, 0.9], ([0, 1, 1, 2, 2, 3], [1, 0, 2, 1, 3, 2])),
+                     shape=(6, 6))
+    kw = dict(epsilon=1.0, sensitivity=0.01, metric="precomputed", random_state=0)
+    with warnings.catch_warnings(), dask.config.set(scheduler="sync"):
+        warnings.simplefilter("ignore")
+        table = PrivateMSTClustering(**kw).fit(EdgeTable(dd.from_pandas(frame, npartitions=2)))
+        assert table.weight_bounds_ == PrivateMSTClustering(**kw).fit(A).weight_bounds_
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="exception notes")
+def test_a_release_that_fails_after_the_charge_says_so():
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"u": np.arange(40), "v": np.arange(1, 41), "weight": rng.random(40)})
+    reads = []
+
+    def flaky(part):
+        reads.append(len(part))
+        if len(reads) == 3:  # the topology pass read both partitions: the release fails
+            raise RuntimeError("a partition failed")
+        return part
+
+    base = dd.from_pandas(frame, npartitions=2)
+    budget = BudgetAccountant()
+    with dask.config.set(scheduler="sync"), pytest.raises(RuntimeError) as info:
+        PrivateMSTClustering(epsilon=2.0, sensitivity=0.01, weight_bounds=(0, 1),
+                             metric="precomputed", accountant=budget).fit(
+            EdgeTable(base.map_partitions(flaky, meta=base._meta)))
+    assert "was charged" in " ".join(info.value.__notes__)
+    assert budget.total() == (2.0, 0.0)
