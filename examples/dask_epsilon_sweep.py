@@ -54,7 +54,7 @@ def main(argv=None):
     cluster = None
     if args.scheduler is None:
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=":0")
     client = Client(args.scheduler or cluster)
     data = make_homogeneous_moons(random_state=0)
 
