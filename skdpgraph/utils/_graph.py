@@ -350,31 +350,31 @@ def _check_graph(X, metric, metric_params, what, weight_kind, zeros_are_edges=Tr
                 f"{what} must be 2-D; got an array with {arr.ndim} dimension(s). "
                 "Reshape your data: a precomputed graph is a square (n, n) matrix."
             )
-        if (weight_kind is None and arr.shape[0] == arr.shape[1] and data_dependent_warnings()
-                and looks_like_kernel(np.asarray(arr, dtype=np.float64))):
-            warn_data_dependent(
-                f"{what} looks like a similarity (kernel) matrix, not distances: its "
-                "diagonal is positive and the largest entry of every row, whereas a "
-                "point is at distance 0 from itself. It is read as distances (small = "
-                "close), which reverses every cluster. Pass weight_kind='similarity' "
-                "where the call takes it (DBMSTClu, PrivateMSTClustering, check_graph), "
-                "else convert first with skdpgraph.graphs.SimilarityToDistance; or "
-                "weight_kind='distance' there to silence this warning.",
-                WeightMeaningWarning,
-            )
-        elif (zeros_are_edges and weight_kind is None and arr.shape[0] == arr.shape[1]
-                and data_dependent_warnings()
-                and looks_like_adjacency(np.asarray(arr, dtype=np.float64))):
-            warn_data_dependent(
-                f"{what} is a dense matrix most of whose off-diagonal entries are 0; it "
-                "is read as a complete graph of distances, where each 0 is an edge of "
-                "distance 0 (its two nodes as one), not a missing edge. For an adjacency "
-                "matrix (networkx.to_numpy_array) pass a scipy.sparse matrix of its "
-                "edges (scipy.sparse.csr_array(A): entries not stored are not edges) or "
-                "the networkx graph; pass weight_kind='distance' where the call takes it "
-                "to silence this warning.",
-                WeightMeaningWarning,
-            )
+        if weight_kind is None and arr.shape[0] == arr.shape[1] and data_dependent_warnings():
+            D = np.asarray(arr, dtype=np.float64)  # one float view for both checks
+            if looks_like_kernel(D):
+                warn_data_dependent(
+                    f"{what} looks like a similarity (kernel) matrix, not distances: its "
+                    "diagonal is positive and the largest entry of every row, whereas a "
+                    "point is at distance 0 from itself. It is read as distances (small = "
+                    "close), which reverses every cluster. Pass weight_kind='similarity' "
+                    "where the call takes it (DBMSTClu, PrivateMSTClustering, check_graph), "
+                    "else convert first with skdpgraph.graphs.SimilarityToDistance; or "
+                    "weight_kind='distance' there to silence this warning.",
+                    WeightMeaningWarning,
+                )
+            elif zeros_are_edges and looks_like_adjacency(D):
+                warn_data_dependent(
+                    f"{what} is a dense matrix most of whose off-diagonal entries are 0; it "
+                    "is read as a complete graph of distances, where each 0 is an edge of "
+                    "distance 0 (its two nodes as one), not a missing edge. For an adjacency "
+                    "matrix (networkx.to_numpy_array) pass a scipy.sparse matrix of its "
+                    "edges (scipy.sparse.csr_array(A): entries not stored are not edges) or "
+                    "the networkx graph; pass weight_kind='distance' where the call takes it "
+                    "to silence this warning.",
+                    WeightMeaningWarning,
+                )
+            del D
         G = _canonical_dense(arr, what)
         if weight_kind == "similarity":
             off = ~np.eye(G.shape[0], dtype=bool)
