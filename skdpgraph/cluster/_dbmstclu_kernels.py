@@ -24,11 +24,11 @@ that leaves its largest edge and smallest cut as they were cannot raise its ``s 
 it, so only the ancestors whose extremes the cut took are evaluated again. Branch and bound
 over the segment tree finds the largest value, then the largest rank within the tolerance
 (a second pass only if the first set aside a bound within the tolerance or evaluated more
-candidates than it keeps); leaves, and every candidate when ``F = 0``, are bounded exactly,
-so that thousands of exact ties cost O(log n). The other candidates, ancestors of every edge
-of weight ``D`` or of every node of cut ``S``, are bounded as root paths. The bounds are
-stored again at the current ``theta`` and ``F`` once those are stable and the searches have
-cost a pass.
+candidates than it keeps, from the segments the first set aside within it); leaves, and
+every candidate when ``F = 0``, are bounded exactly, so that thousands of exact ties cost
+O(log n). The other candidates, ancestors of every edge of weight ``D`` or of every node of
+cut ``S``, are bounded as root paths. The bounds are stored again at the current ``theta``
+and ``F`` once those are stable and the searches have cost a pass.
 """
 
 import numpy as np
@@ -44,11 +44,13 @@ FIND_EDGE, FIND_CUT, FIND_LIVE = np.int64(0), np.int64(1), np.int64(2)  # _find:
 FIRST, LAST, NO, YES = np.int64(0), np.int64(1), np.bool_(False), np.bool_(True)  # value,
 ZERO, NONE = np.int64(0), np.int64(-1)  # cut <= value, any
 INF = np.inf
-CHAIN, BISECT, DFS, PATH, FIND = (np.int64(k) for k in (64, 256, 1024, 2048, 3000))
+CHAIN, BISECT, DFS, PATH, FIND, ASIDE = (np.int64(k) for k in (64, 256, 1024, 2048, 3000, 3200))
+ASIDES = 48  # segments of the branch and bound set aside within the tolerance, kept for phase 1
 FEW = 16  # clusters waiting in the replay that are scanned rather than kept in its tree
 RENAME = 1 << 19  # nodes from which a forest is renamed in breadth-first order first
 KEYS, CACHE, CACHED = 64, 256, 48  # of the float buffer: search stack keys, evaluations
 EVALUATED, PRUNED = 8, 9  # of the float buffer: phase 0's evaluations, largest bound set aside
+ASIDE_KEYS = 10  # of the float buffer: the bounds of the segments set aside
 
 POSITION = np.dtype([("bound", "f8"), ("subtree", "i4"), ("rank", "i4"), ("node", "i4"),
                      ("end", "i4"), ("parent", "i4")])
@@ -575,6 +577,21 @@ def _passes(bound, phase, best, floor, tol):
 
 
 @_kernel()
+def _set_aside(work, best, bound, tol, k, fb, nb):
+    """Phase 0 of the branch and bound does not explore segment ``k`` (``k < 0``: position
+    ``fb``) of bound ``bound``: kept for phase 1 if it is within the tolerance of the top
+    (while there is room; else counted as any bound set aside)."""
+    if bound < best[0] - tol:
+        best[PRUNED] = max(best[PRUNED], bound)
+    elif work[ASIDE] < ASIDES:
+        at = ASIDE + 1 + 3 * work[ASIDE]
+        work[at], work[at + 1], work[at + 2] = k, fb, nb
+        best[ASIDE_KEYS + work[ASIDE]], work[ASIDE] = bound, work[ASIDE] + 1
+    else:
+        best[PRUNED] = max(best[PRUNED], bound)
+
+
+@_kernel()
 def _search(t, f, nodes, work, best):
     """Best cut of the cluster of frame ``f``: its position, or -1 if the cluster is not cut
     (best gain below ``-2 tol``, not forced). Candidates below ``term - 3 tol`` never matter:
@@ -606,6 +623,7 @@ def _search(t, f, nodes, work, best):
         end = _path_ranges(t, nodes, lca_s, stop, lo, hi, work, end_d)
     best[0], best[1], best[2], best[7], best[EVALUATED], best[PRUNED] = -INF, -1.0, -1.0, 0.0, \
         0.0, -INF
+    work[ASIDE] = 0
     k0, span = _cover(lo, hi, leaves)
     first_block, last_block, chain_bound = lo // BLOCK, (hi - 1) // BLOCK, INF
     for phase in range(2):
@@ -613,17 +631,32 @@ def _search(t, f, nodes, work, best):
             return -1
         if phase == 1 and not f.forced and best[0] - f.term < -2.0 * f.tol:
             return -1  # no candidate within the tolerance of the top is a cut
+        seeded = DFS
         if phase == 1 and best[PRUNED] < best[0] - f.tol and best[EVALUATED] == best[7]:
             for j in range(int(best[7])):  # phase 0 evaluated every candidate within the
                 _offer(t, f, np.int64(best[CACHE + 5 * j]), phase, best, D, S, chain_d,
-                       chain_s)  # tolerance and kept them all: phase 1 is among those
-            break
-        if lca_d != root:
+                       chain_s)  # tolerance and kept them all but those it set aside
+            for j in range(work[ASIDE]):
+                at = ASIDE + 1 + 3 * j
+                k, fb, nb = work[at], work[at + 1], work[at + 2]
+                if best[ASIDE_KEYS + j] < best[0] - f.tol:
+                    continue
+                key = _key(edge, kind, pos, query, search, k if k >= 0 else ZERO,
+                           NONE if k >= 0 else fb, phase, best, f.tol, n, S, D, corr, slack,
+                           exact)
+                if k < 0 and key > best[2]:
+                    _offer(t, f, fb, phase, best, D, S, chain_d, chain_s)
+                elif k >= 0:
+                    work[seeded], work[seeded + 1], work[seeded + 2] = k, fb, nb
+                    best[KEYS + (seeded - DFS) // 3], seeded = key, seeded + 3
+            if seeded == DFS:
+                break
+        if lca_d != root and seeded == DFS:
             _offer(t, f, chain_d, phase, best, D, S, chain_d, chain_s)
         # the D-chain: all its ranges at once (the same bound in both phases), then range by
         if phase == 0 and end_d > CHAIN:  # range, bisected
             chain_bound = _range_bound(t, work, CHAIN, end_d, lo, hi, n, D, slack)
-        whole = end_d > CHAIN and _passes(chain_bound, phase, best, floor, f.tol)
+        whole = seeded == DFS and end_d > CHAIN and _passes(chain_bound, phase, best, floor, f.tol)
         for j in range(CHAIN, end_d if whole else CHAIN, 2):
             work[BISECT], work[BISECT + 1], sp = work[j], work[j + 1], BISECT + 2
             while sp > BISECT:
@@ -637,9 +670,9 @@ def _search(t, f, nodes, work, best):
                              floor, f.tol):
                     m = (a + b) // 2
                     work[sp], work[sp + 1], work[sp + 2], work[sp + 3], sp = a, m, m + 1, b, sp + 4
-        for j in range(end_d, end, 2):  # the S-chain: members with an edge <= S have the
-            c = _find(t, work[j], work[j + 1] + 1, FIND_EDGE, S, FIRST, work)  # generic value;
-            while c >= 0:  # for the others V_out <= V(p, D)
+        for j in range(end_d, end if seeded == DFS else end_d, 2):  # the S-chain: members
+            c = _find(t, work[j], work[j + 1] + 1, FIND_EDGE, S, FIRST, work)  # with an edge
+            while c >= 0:  # <= S have the generic value; for the others V_out <= V(p, D)
                 v = _side(edge[c], INF, D)
                 bound = 1.0 + (n - 1) * v if kind[c] == LEAF else \
                     pos[c].bound + max(n - pos[c].subtree, 1) * v + slack
@@ -647,16 +680,22 @@ def _search(t, f, nodes, work, best):
                     _offer(t, f, c, phase, best, D, S, chain_d, chain_s)
                 c = _find(t, c + 1, work[j + 1] + 1, FIND_EDGE, S, FIRST, work)
         # branch and bound over the segment tree, from the lowest segment over the cluster
-        sp = DFS + 3
-        work[DFS], work[DFS + 1], work[DFS + 2] = k0, first_block - first_block % span, span
-        best[KEYS] = _key(edge, kind, pos, query, search, k0, NONE, phase, best, f.tol, n,
-                          S, D, corr, slack, exact)
+        # (phase 1 after a phase 0 that left only segments set aside: from those)
+        sp = seeded
+        if seeded == DFS:
+            sp = DFS + 3
+            work[DFS], work[DFS + 1], work[DFS + 2] = k0, first_block - first_block % span, span
+            best[KEYS] = _key(edge, kind, pos, query, search, k0, NONE, phase, best, f.tol, n,
+                              S, D, corr, slack, exact)
         while sp > DFS:
             sp -= 3
             k, fb, nb, key = work[sp], work[sp + 1], work[sp + 2], best[KEYS + (sp - DFS) // 3]
-            if fb > last_block or fb + nb <= first_block or search[k].rank < 0 or not (
-                    _passes(key, phase, best, floor, f.tol) if phase == 0 else key > best[2]):
-                continue  # the key when pushed is still a bound
+            if fb > last_block or fb + nb <= first_block or search[k].rank < 0:
+                continue
+            if not (key >= floor and key > best[0] if phase == 0 else key > best[2]):
+                if phase == 0:  # the key when pushed is still a bound
+                    _set_aside(work, best, key, f.tol, k, fb, nb)
+                continue
             f.work += 1
             if nb > 1:
                 nb //= 2
@@ -673,8 +712,10 @@ def _search(t, f, nodes, work, best):
                 if kind[i] >= HIGH:
                     key = _key(edge, kind, pos, query, search, ZERO, i, phase, best, f.tol, n,
                                S, D, corr, slack, exact)
-                    if _passes(key, phase, best, floor, f.tol) if phase == 0 else key > best[2]:
+                    if key >= floor and key > best[0] if phase == 0 else key > best[2]:
                         _offer(t, f, i, phase, best, D, S, chain_d, chain_s)
+                    elif phase == 0:
+                        _set_aside(work, best, key, f.tol, NONE, i, ZERO)
     return -1 if not f.forced and best[3] - f.term < -2.0 * f.tol else int(best[1])
 
 
