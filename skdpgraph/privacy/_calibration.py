@@ -146,9 +146,16 @@ def laplace_scale(l1_sensitivity, epsilon):
     Returns
     -------
     float
+        ``Delta_1 / epsilon`` rounded up: ``Delta_1 / b <= epsilon`` exactly,
+        so that a mechanism exact for the double ``b`` (the discrete Laplace
+        sampler) loses at most ``epsilon``.
     """
     l1_sensitivity = check_real(l1_sensitivity, "l1_sensitivity", low=0.0)
-    return l1_sensitivity / check_epsilon(epsilon)
+    epsilon = check_epsilon(epsilon)
+    b = l1_sensitivity / epsilon
+    while b < math.inf and Fraction(b) * Fraction(epsilon) < Fraction(l1_sensitivity):
+        b = math.nextafter(b, math.inf)
+    return b
 
 
 def gaussian_sigma(l2_sensitivity, rho):
@@ -166,9 +173,16 @@ def gaussian_sigma(l2_sensitivity, rho):
     Returns
     -------
     float
+        ``Delta_2 / sqrt(2 rho)`` rounded up: ``Delta_2^2 / (2 sigma^2) <=
+        rho`` exactly.
     """
     l2_sensitivity = check_real(l2_sensitivity, "l2_sensitivity", low=0.0)
-    return l2_sensitivity / math.sqrt(2.0 * check_rho(rho))
+    rho = check_rho(rho)
+    sigma = l2_sensitivity / math.sqrt(2.0 * rho)
+    while sigma < math.inf and 2 * Fraction(rho) * Fraction(sigma) ** 2 < Fraction(
+            l2_sensitivity) ** 2:
+        sigma = math.nextafter(sigma, math.inf)
+    return sigma
 
 
 def pamst_step_epsilon(n_steps, epsilon=None, rho=None):

@@ -27,6 +27,25 @@ def gaussian_log_density(y, center, sigma):
     return np.sum(-0.5 * ((y - center) / sigma) ** 2, axis=-1)
 
 
+def test_scales_round_up_exactly():
+    # A sampler exact for the double scale loses Delta / b (Laplace) and Delta^2 / (2 sigma^2)
+    # (Gaussian): never more than the budget, in exact arithmetic; at most one step above.
+    from fractions import Fraction
+
+    rng = np.random.default_rng(11)
+    budgets = np.concatenate([[3.0, 0.1, 1 / 3, 7.0], 10.0 ** rng.uniform(-4, 4, 500)])
+    for delta in (1.0, 0.3, 2.0 ** 0.5):
+        for budget in budgets.tolist():
+            b = laplace_scale(delta, budget)
+            assert Fraction(delta) / Fraction(b) <= Fraction(budget)
+            assert Fraction(delta) / Fraction(math.nextafter(b, 0.0)) > Fraction(budget)
+            sigma = gaussian_sigma(delta, budget)
+            assert Fraction(delta) ** 2 / (2 * Fraction(sigma) ** 2) <= Fraction(budget)
+            naive = delta / math.sqrt(2.0 * budget)
+            assert sigma <= math.nextafter(math.nextafter(naive, math.inf), math.inf)
+    assert laplace_scale(1.0, 3.0) > 1 / 3  # 1 / 3 rounded to nearest is below
+
+
 @pytest.mark.parametrize("k", [1, 7, 99])
 def test_release_sensitivity_values(k):
     mu = 0.3
