@@ -31,6 +31,7 @@ from ..privacy import (
     randomized_response_probability,
     zcdp_to_approx_dp,
 )
+from ..privacy._accounting import after_charge
 from ..utils import StageLogger, check_random_state
 from ..utils._config import check_work_memory
 from ..utils._docs import fill_doc
@@ -290,7 +291,9 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
             released = _flip_release(self, A, 2.0 * p, float(self.epsilon), rng)
             note(f"{released.nnz // 2} released edges")
         del A  # nothing below reads the private graph
-        with log.stage("debiased spectral clustering") as note:
+        with after_charge(float(self.epsilon), 0.0) as kept, \
+                log.stage("debiased spectral clustering") as note:
+            kept["released_graph"] = released
             res = _spectral_canonical(released, p, q, k, self.regularization,
                                       _check_refine(self.refine), int(self.max_clusters),
                                       int(self.n_init), rng)
@@ -339,6 +342,10 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
     Attributes
     ----------
     labels_ : ndarray of shape (n,)
+        Labels ``0..n_clusters_-1`` (k-means on the row-normalised embedding).
+    n_clusters_ : int
+        The number of labels (k-means can leave a cluster empty: at most
+        ``n_clusters``).
     embedding_ : ndarray of shape (n, n_clusters)
         The released (orthonormalised) last iterate.
     eigenvalues_ : ndarray of shape (n_clusters,)
@@ -399,13 +406,17 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
         check_power_release(n, k, rho_step, rng, int(self.n_iter))
         charge(self.accountant, epsilon, delta)
         log = StageLogger(self.verbose, type(self).__name__)
-        with log.stage(f"noisy power method ({int(self.n_iter)} iterations)"):
-            Xr, eig, _, _ = _noisy_power(A, k, rho_step, int(self.n_iter), rng)
-        del A
-        with log.stage("k-means"):
-            norms = np.linalg.norm(Xr, axis=1, keepdims=True)
-            self.labels_ = _kmeans(Xr / np.where(norms > 0, norms, 1.0), k, int(self.n_init),
-                                   rng)
+        with after_charge(epsilon, delta) as kept:
+            with log.stage(f"noisy power method ({int(self.n_iter)} iterations)"):
+                Xr, eig, _, _ = _noisy_power(A, k, rho_step, int(self.n_iter), rng)
+            del A
+            kept["embedding"] = Xr
+            with log.stage("k-means"):
+                norms = np.linalg.norm(Xr, axis=1, keepdims=True)
+                labels = _kmeans(Xr / np.where(norms > 0, norms, 1.0), k, int(self.n_init),
+                                 rng)
+        self.labels_ = np.unique(labels, return_inverse=True)[1].astype(np.int64, copy=False)
+        self.n_clusters_ = int(self.labels_.max()) + 1 if self.labels_.size else 0
         self.embedding_ = Xr
         self.eigenvalues_ = eig
         self.rho_spent_ = rho
@@ -552,8 +563,9 @@ class PrivateLabelPropagation(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
                           f"{type(self).__name__} on {n} nodes")
         charge(self.accountant, plan.epsilon_spent, plan.delta_spent)
         log = StageLogger(self.verbose, type(self).__name__)
-        with log.stage(f"label propagation ({n_rounds} bit rounds of {n_bits} bits, "
-                       f"{int(self.n_votes)} label rounds)") as note:
+        with after_charge(plan.epsilon_spent, plan.delta_spent), \
+                log.stage(f"label propagation ({n_rounds} bit rounds of {n_bits} bits, "
+                          f"{int(self.n_votes)} label rounds)") as note:
             res = _label_propagation(A, k, plan, n_bits, n_rounds, int(self.n_votes),
                                      int(self.n_init), int(self.max_clusters), rng)
             note(f"{res.n_clusters} clusters")

@@ -6,6 +6,7 @@ from sklearn.pipeline import Pipeline
 
 from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES
 from ..edge_dp._perturbation import _BaseEdgeFlip, _resolve_privacy
+from ..privacy._accounting import after_charge
 from ._base import AdjacencyInputMixin, warn_if_fewer_clusters
 from ._scan import SCAN
 from ..utils._docs import fill_doc
@@ -92,6 +93,9 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
     ----------
     labels_ : ndarray of shape (n,)
         Labels from the clusterer fitted on the perturbed graph.
+    n_clusters_ : int
+        The number of distinct labels other than ``-1`` (the noise label of
+        :class:`~skdpgraph.cluster.SCAN` and ``DBSCAN``).
     estimator_ : estimator object
         The fitted clone of ``estimator``.
     perturbed_graph_ : scipy.sparse.csr_array of shape (n, n)
@@ -152,6 +156,11 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
         params = final.get_params(deep=False)
         if "flip_probability" in params:
             # Public parameters of the release, for a clusterer that debiases.
+            if s / 2.0 >= 0.5:
+                given = f"s={self.s!r}" if self.s is not None else f"epsilon={self.epsilon!r}"
+                raise ValueError(
+                    f"{given} makes the flip probability s/2 equal to 1/2 in floating point: "
+                    f"the release carries nothing for {type(final).__name__} to debias.")
             public = {"flip_probability": s / 2.0}
             if "sample_rate" in params:
                 public["sample_rate"] = q
@@ -172,16 +181,9 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
         perturbed = self._release_flipped(A, s, epsilon)
         # Hand the clusterer its own copy: the released graph stays intact
         # whatever the clusterer does to its input.
-        try:
+        with after_charge(epsilon, 0.0) as kept:  # paid for: not lost with a failure
+            kept["perturbed_graph"] = perturbed
             estimator.fit(perturbed.copy())
-        except Exception as exc:
-            # Paid for: the release is not lost with the clusterer's failure.
-            exc.perturbed_graph = perturbed
-            getattr(exc, "add_note", lambda note: None)(
-                f"The edge-flip release was made and charged (epsilon={epsilon:g}) before "
-                f"{type(final).__name__} failed; the perturbed graph is kept on this "
-                "exception as .perturbed_graph: clustering it again costs no privacy.")
-            raise
         if not hasattr(final, "labels_"):
             raise TypeError(
                 f"estimator {type(final).__name__} did not set labels_ in "
@@ -193,6 +195,8 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
                              f"{A.shape[0]} (a Pipeline's steps must keep every node).")
         self.estimator_ = estimator
         self.labels_ = labels
+        numeric = labels.dtype.kind in "biuf"
+        self.n_clusters_ = int(np.unique(labels[labels != -1] if numeric else labels).size)
         self.perturbed_graph_ = perturbed
         self.epsilon_spent_ = epsilon
         self.s_ = s

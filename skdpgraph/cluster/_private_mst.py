@@ -11,7 +11,6 @@ References
 """
 
 import math
-from contextlib import contextmanager
 from functools import partial
 from numbers import Integral, Real
 from typing import NamedTuple, Optional
@@ -42,6 +41,7 @@ from ..privacy import (
     signal_epsilon,
     tree_release_noise,
 )
+from ..privacy._accounting import after_charge
 from ..privacy._bounds import warn_bounds_from_data
 from ..tree import (
     TREE_MECHANISMS,
@@ -257,8 +257,8 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
     if bounds is None and n_edges:
         warn_bounds_from_data()  # public facts: before the charge
     charge(accountant, plan.epsilon_spent, plan.delta_spent)
-    if distributed:
-        with _noted_as_charged(plan):  # a failing task or worker: the budget is spent
+    with after_charge(plan.epsilon_spent, plan.delta_spent) as kept:  # a failure: spent
+        if distributed:
             if bounds is None:
                 bounds = data_weight_bounds(np.array([table_weight_max(graph, verbose)]),
                                             warn_leak=False)
@@ -276,27 +276,28 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
                                                weight_bounds=bounds, random_state=rng)
                 note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}, "
                      f"{out.report.rounds} rounds")
-    elif n_edges == 0:
-        # No edge, nothing private to release (and no weight for a calibration of
-        # sensitivity |E| mu or (|V| - c) mu to act on): every node is a cluster.
-        released = make_spanning_tree([], [], [], n_nodes, check_input=False)
-    else:
-        warn_if_constant_weights(graph)
-        if bounds is None:
-            bounds = data_weight_bounds(np.array(weight_range(graph)), warn_leak=False)
-            _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
-                                     neighborhood=neighborhood, n_nodes=n_nodes,
-                                     n_edges=n_edges, accounting=accounting, delta=delta,
-                                     tree_share=tree_share)
-        graph = clip_graph_weights(graph, bounds)
-        with log.stage(f"release ({tree_mechanism})") as note:
-            released = release_private_tree(graph, mechanism, plan, sensitivity=sensitivity,
-                                            neighborhood=neighborhood, weight_bounds=bounds,
-                                            random_state=rng)
-            note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}")
-    with log.stage("DBMSTClu") as note:
-        res = dbmstclu(released, check_input=False)
-        note(f"{res.n_clusters} clusters")
+        elif n_edges == 0:
+            # No edge, nothing private to release (and no weight for a calibration of
+            # sensitivity |E| mu or (|V| - c) mu to act on): every node is a cluster.
+            released = make_spanning_tree([], [], [], n_nodes, check_input=False)
+        else:
+            warn_if_constant_weights(graph)
+            if bounds is None:
+                bounds = data_weight_bounds(np.array(weight_range(graph)), warn_leak=False)
+                _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
+                                         neighborhood=neighborhood, n_nodes=n_nodes,
+                                         n_edges=n_edges, accounting=accounting, delta=delta,
+                                         tree_share=tree_share)
+            graph = clip_graph_weights(graph, bounds)
+            with log.stage(f"release ({tree_mechanism})") as note:
+                released = release_private_tree(graph, mechanism, plan, sensitivity=sensitivity,
+                                                neighborhood=neighborhood, weight_bounds=bounds,
+                                                random_state=rng)
+                note(f"epsilon {plan.epsilon_spent:g}, delta {plan.delta_spent:g}")
+        kept["tree"] = released
+        with log.stage("DBMSTClu") as note:
+            res = dbmstclu(released, check_input=False)
+            note(f"{res.n_clusters} clusters")
     n_steps = released.weights.size
     step_eps = None
     if mechanism.composed_steps and n_steps:
@@ -304,20 +305,6 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
     return PrivateMSTResult(res.labels, res.n_clusters, res.dbcvi, released, res.cut_edges,
                             res.cut_weights, res.dbcvi_path, bounds, plan.epsilon_spent,
                             plan.delta_spent, plan.rho, step_eps, tree_mechanism)
-
-
-@contextmanager
-def _noted_as_charged(plan):
-    """An error after the charge (a partition's task, a worker) says that the budget was
-    spent and nothing released (Python 3.11's exception notes)."""
-    try:
-        yield
-    except Exception as exc:
-        if hasattr(exc, "add_note"):
-            exc.add_note(f"skdpgraph: the budget of this fit (epsilon {plan.epsilon_spent:g}, "
-                         f"delta {plan.delta_spent:g}) was charged before the edge table's "
-                         "release failed; nothing was released.")
-        raise
 
 
 def _truncation_delta(mechanism, name, epsilon, n_nodes, n_edges):

@@ -14,6 +14,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ..privacy import charge, check_epsilon
+from ..privacy._accounting import after_charge
 from ..utils import check_adjacency, check_random_state
 from ..utils._docs import fill_doc
 from ..utils._graph import _adjacency_from_validated, _validate_array
@@ -70,7 +71,8 @@ def _flip_release(estimator, A, s, epsilon, rng):
     q = float(estimator.sample_rate)
     _check_release_size(A.shape[0], s, q, estimator.max_added_edges)
     charge(estimator.accountant, epsilon, 0.0)
-    return _flip_canonical(A, s, rng, q, estimator.max_added_edges)
+    with after_charge(epsilon, 0.0):
+        return _flip_canonical(A, s, rng, q, estimator.max_added_edges)
 
 
 class _BaseEdgeFlip(BaseEstimator):

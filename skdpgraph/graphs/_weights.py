@@ -56,7 +56,7 @@ class _GraphWeightTransformer(GraphInputTagsMixin, NodeFeaturesOutMixin, Transfo
             # scikit-learn's wording ("Negative values in data") on purpose.
             raise ValueError(
                 f"Negative values in data passed to {type(self).__name__}: graph weights "
-                f"must be >= 0; the smallest is {values.min():g}."
+                "must be >= 0."
             )
         if (reset or not self._row_wise) and X.shape[0] != X.shape[1]:
             raise ValueError(

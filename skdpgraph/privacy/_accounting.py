@@ -35,6 +35,7 @@ import multiprocessing
 import os
 import sys
 import threading
+from contextlib import contextmanager
 from fractions import Fraction
 
 import numpy as np
@@ -551,6 +552,27 @@ def charge(accountant, epsilon, delta):
     accountant = BudgetAccountant.load_default(accountant)
     accountant.check(epsilon, delta)
     accountant.spend(epsilon, delta)
+
+
+@contextmanager
+def after_charge(epsilon, delta):
+    """The steps of a fit after its charge: an exception they raise says that the budget
+    was spent (an exception note), and carries as attributes the releases the body put
+    in the yielded dict (name: value), which can be used again at no privacy cost."""
+    kept = {}
+    try:
+        yield kept
+    except Exception as exc:
+        for name, value in kept.items():
+            setattr(exc, name, value)
+        if hasattr(exc, "add_note"):
+            exc.add_note(
+                f"skdpgraph: the budget of this fit (epsilon {epsilon:g}, delta {delta:g}) was "
+                "charged before it failed; " + (
+                    "the release is kept on this exception as "
+                    + ", ".join(f".{name}" for name in kept)
+                    + ": using it again costs no privacy." if kept else "nothing was released."))
+        raise
 
 
 # ---------------------------------------------------------------------------

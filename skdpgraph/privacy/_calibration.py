@@ -485,6 +485,9 @@ def edge_flip_s(epsilon):
     """
     epsilon = check_epsilon(epsilon)
     s = float(2.0 * expit(-epsilon))  # 2 / (1 + e^eps) without overflow
+    if s == 0.0:  # scipy's expit is 0 from e^eps = inf on; e^-eps is subnormal until ~745
+        t = math.exp(-epsilon)
+        s = 2.0 * t / (1.0 + t)
     if s == 0.0:
         raise ValueError(
             f"epsilon={epsilon!r} is too large: the flip probability s/2 "

@@ -105,10 +105,12 @@ def _check_dtype(dtype, what):
         )
 
 
-def _asymmetry_error(max_diff, i, j, scale, what):
+def _asymmetry_error(what):
+    """Refusal of an asymmetric weight matrix. Refusals of input name no entry or value of
+    it (the input may be private): the message says how to find them."""
     return ValueError(
-        f"{what} is not symmetric: max |A[i, j] - A[j, i]| = {max_diff:.3g} at "
-        f"(i, j) = ({i}, {j}), relative to the largest weight {scale:.3g}. "
+        f"{what} is not symmetric beyond rounding: some weights A[i, j] and A[j, i] differ "
+        "(find them with abs(A - A.T)). "
         "Pass a symmetric matrix: for example A.maximum(A.T) for a k-nearest-neighbours "
         "graph (sklearn.neighbors.kneighbors_graph stores one direction per neighbour), "
         "(A + A.T) / 2 for rounding differences."
@@ -139,8 +141,7 @@ def _canonical_dense(D, what):
     max_diff = float(diff.max())
     scale = float(G.max())
     if max_diff > SYMMETRY_RTOL * max(scale, np.finfo(float).tiny):
-        i, j = np.unravel_index(int(diff.argmax()), diff.shape)
-        raise _asymmetry_error(max_diff, i, j, scale, what)
+        raise _asymmetry_error(what)
     if max_diff > 0:
         # Halve first: (a + b) / 2 would overflow for weights near the float maximum.
         # Skipped when exactly symmetric, where it could only round subnormal weights.
@@ -217,22 +218,19 @@ def _canonical_sparse(A, what, pattern=False):
     if not (np.array_equal(G.indptr, T.indptr) and np.array_equal(G.indices, T.indices)):
         _raise_structural_asymmetry(G, what)
     if G.nnz:
-        # The largest |G - G.T| (first position of it), in chunks: no
-        # temporary of the size of the data (memory control).
-        max_diff, k = -1.0, 0
+        # The largest |G - G.T|, in chunks: no temporary of the size of the data
+        # (memory control).
+        max_diff = -1.0
         buf = np.empty(min(G.nnz, CHUNK_SIZE))
         for lo in range(0, G.nnz, CHUNK_SIZE):
             part = G.data[lo:lo + CHUNK_SIZE]
             diff = np.subtract(part, T.data[lo:lo + CHUNK_SIZE], out=buf[:part.size])
             np.abs(diff, out=diff)
-            at = int(diff.argmax())
-            if diff[at] > max_diff:
-                max_diff, k = float(diff[at]), lo + at
+            max_diff = max(max_diff, float(diff.max()))
         del diff, buf
         scale = float(G.data.max())
         if max_diff > SYMMETRY_RTOL * max(scale, np.finfo(float).tiny):
-            i = int(np.searchsorted(G.indptr, k, side="right") - 1)
-            raise _asymmetry_error(max_diff, i, int(G.indices[k]), scale, what)
+            raise _asymmetry_error(what)
         if max_diff > 0:
             # Halve first (in place): (a + b) / 2 would overflow near the
             # float maximum. Skipped when exactly symmetric, where it could
@@ -249,18 +247,11 @@ def _canonical_sparse(A, what, pattern=False):
 
 
 def _raise_structural_asymmetry(G, what):
-    """Name an entry stored without its mirror (only on the error path)."""
-    coo = G.tocoo()
-    n = G.shape[0]
-    key = np.sort(coo.row.astype(np.int64) * n + coo.col)
-    tkey = coo.col.astype(np.int64) * n + coo.row
-    pos = np.minimum(np.searchsorted(key, tkey), key.size - 1)
-    missing = key[pos] != tkey
-    k = int(np.flatnonzero(missing)[0])
+    """Refuse a pattern with an entry stored without its mirror. Refusals of input name no
+    entry or value of it (the input may be private): the message says how to find them."""
     raise ValueError(
-        f"{what} is not symmetric: {int(np.count_nonzero(missing))} stored "
-        f"entr(y/ies) have no mirror entry, e.g. ({coo.row[k]}, {coo.col[k]}) is "
-        f"stored but ({coo.col[k]}, {coo.row[k]}) is not. Store both directions of "
+        f"{what} is not symmetric: an entry (i, j) is stored without its mirror entry "
+        "(j, i) (find them with (A != 0) != (A != 0).T). Store both directions of "
         "every edge: A.maximum(A.T) for a k-nearest-neighbours graph "
         "(sklearn.neighbors.kneighbors_graph stores one direction per neighbour; "
         "A + A.T would double the mutual ones), A + A.T for a triangular matrix."
@@ -424,7 +415,8 @@ def _check_feature_scale(X, what):
     low = float(nonzero.min()) if nonzero.size else 0.0
     if top > _FEATURE_RANGE[1] or (0 < low and top < _FEATURE_RANGE[0]):
         raise ValueError(
-            f"{what} has features of magnitude {top:.3g}: their distances would "
+            f"{what} has features of magnitude {'above' if top > 1 else 'below'} "
+            f"{_FEATURE_RANGE[1 if top > 1 else 0]:g}: their distances would "
             f"{'overflow' if top > 1 else 'underflow to 0'} in float64. Rescale the "
             f"features into [{_FEATURE_RANGE[0]:g}, {_FEATURE_RANGE[1]:g}] first."
         )
@@ -438,8 +430,8 @@ def _check_weights_from_metric(D, metric, what):
         )
     if D.size and D.min() < 0:
         raise ValueError(
-            f"metric={metric!r} gave negative distances for {what} (smallest "
-            f"{D.min():g}); a metric must return distances >= 0."
+            f"metric={metric!r} gave negative distances for {what}; a metric must return "
+            "distances >= 0."
         )
 
 
@@ -529,9 +521,8 @@ def _adjacency_from_validated(X, weighted, what, weight_kind=None):
         if values.size and values.dtype.kind in "if" and values.min() < 0:
             # scikit-learn's wording ("Negative values in data") on purpose.
             raise ValueError(
-                f"Negative values in data passed to {what}: the smallest entry "
-                f"is {values.min():g}. An adjacency matrix holds edge indicators "
-                "(or non-negative weights, which are ignored); negative entries "
+                f"Negative values in data passed to {what}. An adjacency matrix holds edge "
+                "indicators (or non-negative weights, which are ignored); negative entries "
                 "have no meaning."
             )
         nz = None
@@ -541,10 +532,10 @@ def _adjacency_from_validated(X, weighted, what, weight_kind=None):
             nz = X != 0
             np.fill_diagonal(nz, False)
             if not np.array_equal(nz, nz.T):
-                i, j = np.argwhere(nz & ~nz.T)[0]
                 raise ValueError(
-                    f"{what} is not symmetric: entry ({i}, {j}) is nonzero but ({j}, {i}) is "
-                    "0. An adjacency matrix stores both directions of every edge: "
+                    f"{what} is not symmetric: an entry (i, j) is nonzero where (j, i) is 0 "
+                    "(find them with (A != 0) != (A != 0).T). An adjacency matrix stores "
+                    "both directions of every edge: "
                     "A.maximum(A.T) for a k-nearest-neighbours graph, A + A.T for a "
                     "triangular matrix.")
         # Unweighted, only the pattern is read: an entry stored twice is one edge, and

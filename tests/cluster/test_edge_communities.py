@@ -22,6 +22,7 @@ from skdpgraph.cluster import (
     DebiasedSpectralClustering,
     NoisyPowerClustering,
     PrivateGraphClustering,
+    PrivateLabelPropagation,
     RandomizedResponseSpectralClustering,
 )
 from skdpgraph.edge_dp import (
@@ -658,3 +659,57 @@ def test_debiased_spectral_clustering_refuses_a_sample_rate_it_cannot_invert():
     with pytest.raises(ValueError, match="sample_rate=5e-324 is too small to debias"):
         DebiasedSpectralClustering(n_clusters=2, flip_probability=0.1,
                                    sample_rate=5e-324).fit(A)
+
+
+class _FailingOutput:
+    """A standard error that fails when a stage's report names ``stage``."""
+
+    def __init__(self, stage):
+        self.stage = stage
+
+    def write(self, text):
+        if self.stage in text:
+            raise OSError("the output is gone")
+        return len(text)
+
+    def flush(self):
+        pass
+
+
+@pytest.mark.parametrize("make, stage, kept", [
+    (lambda acc: RandomizedResponseSpectralClustering(2, epsilon=4.0, accountant=acc),
+     "debiased spectral clustering", "released_graph"),
+    (lambda acc: NoisyPowerClustering(2, epsilon=4.0, accountant=acc), "k-means", "embedding"),
+    (lambda acc: NoisyPowerClustering(2, epsilon=4.0, accountant=acc), "noisy power", None),
+    (lambda acc: PrivateLabelPropagation(2, epsilon=4.0, accountant=acc), "label propagation",
+     None),
+])
+def test_failure_after_the_charge_says_so_and_keeps_the_release(make, stage, kept):
+    import contextlib
+
+    G = nx.planted_partition_graph(2, 30, 0.5, 0.05, seed=0)
+    acc = BudgetAccountant()
+    model = make(acc).set_params(verbose=1, random_state=0)
+    with contextlib.redirect_stderr(_FailingOutput(stage)), pytest.raises(OSError) as info:
+        model.fit(G)
+    assert len(acc.spent_budget) == 1  # charged once, before the failure
+    note = " ".join(getattr(info.value, "__notes__", []))
+    assert "was charged before it failed" in note
+    if kept is None:
+        assert "nothing was released" in note
+    else:
+        assert f".{kept}" in note and getattr(info.value, kept).shape[0] == 60
+    assert not hasattr(model, "labels_")
+
+
+@pytest.mark.parametrize("model", [
+    NoisyPowerClustering(3, epsilon=8.0, random_state=0),
+    PrivateGraphClustering(DebiasedSpectralClustering(3), epsilon=8.0, random_state=0),
+    PrivateGraphClustering(epsilon=8.0, random_state=0),  # SCAN: -1 for hubs and outliers
+])
+def test_n_clusters_counts_the_labels(model):
+    G = nx.planted_partition_graph(3, 40, 0.5, 0.02, seed=1)
+    model.fit(G)
+    found = np.unique(model.labels_[model.labels_ != -1])
+    assert model.n_clusters_ == found.size
+    assert isinstance(model.n_clusters_, int)

@@ -296,3 +296,15 @@ def test_a_release_with_no_cluster_says_so():
     with pytest.warns(FewerClustersWarning, match="no cluster"):
         model = PrivateGraphClustering(epsilon=1.0, random_state=0).fit(G)
     assert np.all(model.labels_ == -1)
+
+
+@pytest.mark.parametrize("privacy", [{"epsilon": 1e-17}, {"s": 1.0}])
+def test_debiasing_clusterer_refused_where_the_flip_is_a_fair_coin(privacy):
+    from skdpgraph.cluster import DebiasedSpectralClustering
+
+    acc = BudgetAccountant()
+    model = PrivateGraphClustering(DebiasedSpectralClustering(2), accountant=acc, **privacy)
+    with pytest.raises(ValueError, match="s/2 equal to 1/2 .* nothing for "
+                                         "DebiasedSpectralClustering to debias"):
+        model.fit(nx.karate_club_graph())
+    assert acc.spent_budget == []

@@ -687,3 +687,38 @@ def test_a_registered_sampler_with_a_rate_is_checked_as_the_built_in_ones():
         assert acc.spent_budget == []
     finally:
         del TREE_MECHANISMS["wrapped_pamst"]
+
+
+class _FailingError:
+    """A standard error that fails when a stage's report names ``stage``."""
+
+    def __init__(self, stage):
+        self.stage = stage
+
+    def write(self, text):
+        if self.stage in text:
+            raise OSError("the output is gone")
+        return len(text)
+
+    def flush(self):
+        pass
+
+
+@pytest.mark.parametrize("stage, kept", [("release (", None), ("DBMSTClu", "tree")])
+def test_failure_after_the_charge_says_so_and_keeps_the_tree(stage, kept):
+    import contextlib
+
+    X, _ = make_blobs(60, centers=3, random_state=0)
+    acc = BudgetAccountant()
+    model = PrivateMSTClustering(epsilon=2.0, sensitivity=0.01, weight_bounds=(0.0, 20.0),
+                                 accountant=acc, random_state=0, verbose=1)
+    with contextlib.redirect_stderr(_FailingError(stage)), pytest.raises(OSError) as info:
+        model.fit(X)
+    assert len(acc.spent_budget) == 1
+    note = " ".join(getattr(info.value, "__notes__", []))
+    assert "was charged before it failed" in note
+    if kept is None:
+        assert "nothing was released" in note
+    else:
+        assert ".tree" in note and info.value.tree.tree.shape == (60, 60)
+    assert not hasattr(model, "labels_")

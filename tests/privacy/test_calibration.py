@@ -227,13 +227,18 @@ def test_randomized_response_probability_halves_exactly_where_it_is_subnormal():
 
     from skdpgraph.privacy import edge_flip_s, randomized_response_probability
 
-    for epsilon in np.linspace(708.0, 709.78, 400):
+    # Past 709.78 e^epsilon overflows (scipy's expit is 0) while e^-epsilon is subnormal
+    # until about 745: released there too, refused beyond.
+    for epsilon in np.concatenate([np.linspace(708.0, 709.78, 400),
+                                   np.linspace(709.79, 744.0, 100)]):
         p = randomized_response_probability(float(epsilon))
         assert Fraction(p) * 2 == Fraction(edge_flip_s(float(epsilon)))
         with localcontext() as ctx:
             ctx.prec = 60
             exact = Decimal(Fraction(p).numerator) / Decimal(Fraction(p).denominator)
             assert ((1 - exact) / exact).ln() <= Decimal(float(epsilon))
+    with pytest.raises(ValueError, match="underflows to 0"):
+        edge_flip_s(746.0)
 
 
 def test_noisy_power_steps_and_label_propagation_parts_stay_within_their_rho():

@@ -77,7 +77,7 @@ def test_networkx_round_trip():
     "X, metric, exc, match",
     [
         (np.zeros((3, 4)), "precomputed", ValueError, "square"),
-        (np.array([[0, 1.0], [2.0, 0]]), "precomputed", ValueError, "not symmetric.*1"),
+        (np.array([[0, 1.0], [2.0, 0]]), "precomputed", ValueError, "not symmetric.*differ"),
         (np.array([[0, -1.0], [-1.0, 0]]), "precomputed", ValueError, "negative"),
         (np.array([[0, np.nan], [np.nan, 0]]), "precomputed", ValueError, "NaN or infinite"),
         (np.array([[0, np.inf], [np.inf, 0]]), "precomputed", ValueError, "NaN or infinite"),
@@ -99,14 +99,14 @@ def test_bad_input_errors(X, metric, exc, match):
 
 
 def test_sparse_bad_input_errors():
-    with pytest.raises(ValueError, match="no mirror entry"):
+    with pytest.raises(ValueError, match="without its mirror entry"):
         check_graph(sp.csr_array(np.triu(np.ones((3, 3)), 1)))
     with pytest.raises(ValueError, match="square"):
         check_graph(sp.csr_array(np.ones((2, 3))))
     with pytest.raises(ValueError, match="negative"):
         check_graph(sp.csr_array(-np.ones((2, 2))))
     A = sp.csr_array(np.array([[0, 1.0], [1.5, 0]]))
-    with pytest.raises(ValueError, match=r"0\.5"):
+    with pytest.raises(ValueError, match="differ"):
         check_graph(A)
     with pytest.raises(ValueError, match="directed"):
         check_graph(nx.DiGraph([(0, 1)]))
@@ -353,7 +353,7 @@ def test_an_unweighted_adjacency_is_read_as_a_pattern():
         np.testing.assert_array_equal(check_adjacency(X).toarray(), [[0, 1], [1, 0]])
         with pytest.raises(ValueError, match="not symmetric"):
             check_adjacency(X, weighted=True)
-    with pytest.raises(ValueError, match="no mirror"):
+    with pytest.raises(ValueError, match="without its mirror"):
         check_adjacency(sp.csr_array(np.array([[0, 1.0], [0, 0]])))
 
 
@@ -383,3 +383,23 @@ def test_a_dense_adjacency_matrix_read_as_distances_is_warned():
         check_graph(A, weight_kind="distance")
         with config_context(data_dependent_warnings=False):
             check_graph(A)
+
+
+def test_refusals_name_no_entry_or_value():
+    # The input may be private: a refusal says what is wrong and how to find it, not where.
+    A = np.zeros((40, 40))
+    A[17, 29], A[29, 17] = 0.123456, 0.654321
+    B = A.copy()
+    B[29, 17] = 0.0
+    C = A.copy()
+    C[29, 17] = A[17, 29]
+    C[3, 11] = C[11, 3] = -7.25
+    cases = [(check_graph, A), (check_graph, sp.csr_array(A)), (check_graph, sp.csr_array(B)),
+             (check_adjacency, B), (check_adjacency, sp.csr_array(B)), (check_adjacency, C),
+             (check_adjacency, sp.csr_array(C)), (check_graph, C)]
+    for check, X in cases:
+        with pytest.raises(ValueError) as info:
+            check(X)
+        message = str(info.value)
+        for private in ("17", "29", "0.123", "0.654", "0.531", "7.25", "-7", " 3,", "11"):
+            assert private not in message, (message, private)
