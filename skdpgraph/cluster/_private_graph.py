@@ -184,15 +184,15 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
         with after_charge(epsilon, 0.0) as kept:  # paid for: not lost with a failure
             kept["perturbed_graph"] = perturbed
             estimator.fit(perturbed.copy())
-        if not hasattr(final, "labels_"):
-            raise TypeError(
-                f"estimator {type(final).__name__} did not set labels_ in "
-                "fit; PrivateGraphClustering needs a clusterer."
-            )
-        labels = np.asarray(final.labels_)
-        if labels.shape != (A.shape[0],):
-            raise ValueError(f"the estimator labelled {labels.shape} nodes; the graph has "
-                             f"{A.shape[0]} (a Pipeline's steps must keep every node).")
+            if not hasattr(final, "labels_"):
+                raise TypeError(
+                    f"estimator {type(final).__name__} did not set labels_ in "
+                    "fit; PrivateGraphClustering needs a clusterer."
+                )
+            labels = np.asarray(final.labels_)
+            if labels.shape != (A.shape[0],):
+                raise ValueError(f"the estimator labelled {labels.shape} nodes; the graph has "
+                                 f"{A.shape[0]} (a Pipeline's steps must keep every node).")
         self.estimator_ = estimator
         self.labels_ = labels
         numeric = labels.dtype.kind in "biuf"

@@ -171,8 +171,11 @@ def test_bad_estimator():
         def fit(self, X, y=None):
             return self
 
-    with pytest.raises(TypeError, match="did not set labels_"):
+    with pytest.raises(TypeError, match="did not set labels_") as info:
         PrivateGraphClustering(NoLabels(), s=0.1).fit(_G)
+    # found after the release was charged: kept on the error
+    assert info.value.perturbed_graph.shape == (_G.number_of_nodes(),) * 2
+    assert "charged before it failed" in " ".join(info.value.__notes__)
 
 
 @pytest.mark.parametrize("bad, match", [
