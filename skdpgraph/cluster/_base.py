@@ -152,11 +152,12 @@ def warn_if_fewer_clusters(n_asked, labels):
         The ``n_clusters`` the estimator was given; a string (``"auto"``)
         asks for no count, and nothing is checked; None (a clusterer
         without a count, such as SCAN) asks for at least one cluster.
-    labels : array-like of int
-        The released labels; negative labels (noise) are not counted.
+    labels : array-like
+        The released labels; negative labels (noise) are not counted (labels
+        that are not numbers, of a user's clusterer, all are).
     """
     labels = np.asarray(labels)
-    found = int(np.unique(labels[labels >= 0]).size)
+    found = int(np.unique(labels[labels >= 0] if labels.dtype.kind in "biuf" else labels).size)
     if n_asked is None:
         if found == 0 and labels.size:
             warn("the labels hold no cluster: every node is noise (-1) to the clusterer on "

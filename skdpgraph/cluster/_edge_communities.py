@@ -291,18 +291,18 @@ class RandomizedResponseSpectralClustering(AdjacencyInputMixin, ClusterMixin, Ba
             released = _flip_release(self, A, 2.0 * p, float(self.epsilon), rng)
             note(f"{released.nnz // 2} released edges")
         del A  # nothing below reads the private graph
-        with after_charge(float(self.epsilon), 0.0) as kept, \
-                log.stage("debiased spectral clustering") as note:
+        with after_charge(float(self.epsilon), 0.0) as kept:
             kept["released_graph"] = released
-            res = _spectral_canonical(released, p, q, k, self.regularization,
-                                      _check_refine(self.refine), int(self.max_clusters),
-                                      int(self.n_init), rng)
-            note(f"{res.n_clusters} clusters")
-        set_result_attributes(self, res, _SPECTRAL_FIELDS)
-        self.released_graph_ = released
-        self.flip_probability_ = p
-        self.epsilon_spent_ = float(self.epsilon)
-        warn_if_fewer_clusters(k, self.labels_)
+            with log.stage("debiased spectral clustering") as note:
+                res = _spectral_canonical(released, p, q, k, self.regularization,
+                                          _check_refine(self.refine), int(self.max_clusters),
+                                          int(self.n_init), rng)
+                note(f"{res.n_clusters} clusters")
+            set_result_attributes(self, res, _SPECTRAL_FIELDS)
+            self.released_graph_ = released
+            self.flip_probability_ = p
+            self.epsilon_spent_ = float(self.epsilon)
+            warn_if_fewer_clusters(k, self.labels_)
 
 
 @fill_doc
@@ -415,14 +415,15 @@ class NoisyPowerClustering(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
                 norms = np.linalg.norm(Xr, axis=1, keepdims=True)
                 labels = _kmeans(Xr / np.where(norms > 0, norms, 1.0), k, int(self.n_init),
                                  rng)
-        self.labels_ = np.unique(labels, return_inverse=True)[1].astype(np.int64, copy=False)
-        self.n_clusters_ = int(self.labels_.max()) + 1 if self.labels_.size else 0
-        self.embedding_ = Xr
-        self.eigenvalues_ = eig
-        self.rho_spent_ = rho
-        self.epsilon_spent_ = epsilon
-        self.delta_spent_ = delta
-        warn_if_fewer_clusters(k, self.labels_)
+            self.labels_ = np.unique(labels, return_inverse=True)[1].astype(np.int64,
+                                                                            copy=False)
+            self.n_clusters_ = int(self.labels_.max()) + 1 if self.labels_.size else 0
+            self.embedding_ = Xr
+            self.eigenvalues_ = eig
+            self.rho_spent_ = rho
+            self.epsilon_spent_ = epsilon
+            self.delta_spent_ = delta
+            warn_if_fewer_clusters(k, self.labels_)
 
 
 #: The fields of a label-propagation result that become fitted attributes.
@@ -563,15 +564,15 @@ class PrivateLabelPropagation(AdjacencyInputMixin, ClusterMixin, BaseEstimator):
                           f"{type(self).__name__} on {n} nodes")
         charge(self.accountant, plan.epsilon_spent, plan.delta_spent)
         log = StageLogger(self.verbose, type(self).__name__)
-        with after_charge(plan.epsilon_spent, plan.delta_spent), \
-                log.stage(f"label propagation ({n_rounds} bit rounds of {n_bits} bits, "
-                          f"{int(self.n_votes)} label rounds)") as note:
-            res = _label_propagation(A, k, plan, n_bits, n_rounds, int(self.n_votes),
-                                     int(self.n_init), int(self.max_clusters), rng)
-            note(f"{res.n_clusters} clusters")
-        del A
-        set_result_attributes(self, res, _LABEL_PROPAGATION_FIELDS)
-        self.epsilon_spent_ = plan.epsilon_spent
-        self.delta_spent_ = plan.delta_spent
-        self.rho_spent_ = plan.rho
-        warn_if_fewer_clusters(k, self.labels_)
+        with after_charge(plan.epsilon_spent, plan.delta_spent):
+            with log.stage(f"label propagation ({n_rounds} bit rounds of {n_bits} bits, "
+                           f"{int(self.n_votes)} label rounds)") as note:
+                res = _label_propagation(A, k, plan, n_bits, n_rounds, int(self.n_votes),
+                                         int(self.n_init), int(self.max_clusters), rng)
+                note(f"{res.n_clusters} clusters")
+            del A
+            set_result_attributes(self, res, _LABEL_PROPAGATION_FIELDS)
+            self.epsilon_spent_ = plan.epsilon_spent
+            self.delta_spent_ = plan.delta_spent
+            self.rho_spent_ = plan.rho
+            warn_if_fewer_clusters(k, self.labels_)

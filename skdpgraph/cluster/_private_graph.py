@@ -193,13 +193,13 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
             if labels.shape != (A.shape[0],):
                 raise ValueError(f"the estimator labelled {labels.shape} nodes; the graph has "
                                  f"{A.shape[0]} (a Pipeline's steps must keep every node).")
-        self.estimator_ = estimator
-        self.labels_ = labels
-        numeric = labels.dtype.kind in "biuf"
-        self.n_clusters_ = int(np.unique(labels[labels != -1] if numeric else labels).size)
-        self.perturbed_graph_ = perturbed
-        self.epsilon_spent_ = epsilon
-        self.s_ = s
-        asked = final.get_params(deep=False).get("n_clusters")
-        warn_if_fewer_clusters(asked if isinstance(asked, (int, np.integer, str)) else None,
-                               labels)
+            self.estimator_ = estimator
+            self.labels_ = labels
+            numeric = labels.dtype.kind in "biuf"
+            self.n_clusters_ = int(np.unique(labels[labels != -1] if numeric else labels).size)
+            self.perturbed_graph_ = perturbed
+            self.epsilon_spent_ = epsilon
+            self.s_ = s
+            asked = final.get_params(deep=False).get("n_clusters")
+            warn_if_fewer_clusters(asked if isinstance(asked, (int, np.integer, str)) else None,
+                                   labels)

@@ -3,9 +3,9 @@
 A curator who holds the whole graph need not randomise its ``n^2`` bits. The
 noisy power method releases ``n x k`` iterates instead: from a public random
 orthonormal ``X_0``, each iteration releases ``Y_l = A X_{l-1} + G_l`` with
-Gaussian noise and sets ``X_l = orth(Y_l + c_l X_{l-1})``, with ``c_l >= 0``
-the most negative Rayleigh quotient released so far (post-processing: the
-iteration follows the largest eigenvalues, not the largest in magnitude). One edge ``{i, j}`` changes
+Gaussian noise and sets ``X_l = orth(Y_l + c_l X_{l-1})``, with ``c_l`` minus
+the most negative Rayleigh quotient released so far, or 0 (post-processing:
+it damps the pull of large negative eigenvalues). One edge ``{i, j}`` changes
 ``A X`` in rows ``i`` and ``j`` only, by ``X[j]`` and ``X[i]``: the L2
 sensitivity is ``sqrt(||X[i]||^2 + ||X[j]||^2) <= sqrt(2) max_i ||X[i]||``
 (:func:`skdpgraph.privacy.edge_product_sensitivity`), computed from the
@@ -105,10 +105,10 @@ def _noisy_power(A, k, rho_step, n_iter, rng):
         out = release_gaussian((A @ X).ravel(), sens[it], rho_step, rng, full_output=True)
         scales[it] = out.scale * out.grid
         Y = out.values.reshape(n, k)
-        # Power iteration follows the eigenvalues of largest magnitude: a large negative
-        # one (a bipartite-like part of the graph) would hold a column. Iterating on
-        # A + shift I, shift the most negative Rayleigh quotient released so far, orders
-        # them by value instead (post-processing of the releases).
+        # Power iteration converges by magnitude: a large negative eigenvalue (a
+        # bipartite-like part of the graph) holds a column for many iterations. Iterating
+        # on A + shift I, shift minus the most negative Rayleigh quotient released so far
+        # (or 0), damps it (post-processing of the releases).
         shift = max(shift, -float(np.einsum("ij,ij->j", X, Y).min()))
         X_prev, X = X, _orth(Y + shift * X)
     eig = np.einsum("ij,ij->j", X_prev, Y)
@@ -125,10 +125,11 @@ def noisy_power_method(adjacency, n_components, *, epsilon=1.0, delta=1e-6, rho=
     noise calibrated to the L2 sensitivity ``sqrt(r_1^2 + r_2^2) <=
     sqrt(2) max_i ||X[i]||`` of one edge change (``r_1, r_2`` the two largest
     row norms of the public previous iterate) and ``rho / n_iter``-zCDP each.
-    The next iterate is ``orth(Y + c X)``: a shift ``c``, the most negative
-    Rayleigh quotient released so far (post-processing), keeps a large
-    negative eigenvalue (the karate club has -4.49 beside 4.98) from taking a
-    column of the iterate in place of a community's eigenvector.
+    The next iterate is ``orth(Y + c X)``, with ``c`` minus the most negative
+    Rayleigh quotient released so far, or 0 (post-processing): power
+    iteration converges by magnitude, and a large negative eigenvalue (the
+    karate club has -4.49 beside 4.98) otherwise holds a column of the
+    iterate for many iterations in place of a community's eigenvector.
     The whole release is ``rho``-zCDP, i.e. ``(epsilon, delta)``-DP for
     graphs that differ in one edge when ``rho`` comes from ``(epsilon,
     delta)`` (:func:`skdpgraph.privacy.noisy_power_budget`). The labels (k-means

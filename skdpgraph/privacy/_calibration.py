@@ -178,7 +178,7 @@ def gaussian_sigma(l2_sensitivity, rho):
     """
     l2_sensitivity = check_real(l2_sensitivity, "l2_sensitivity", low=0.0)
     rho = check_rho(rho)
-    sigma = l2_sensitivity / math.sqrt(2.0 * rho)
+    sigma = l2_sensitivity / (math.sqrt(2.0) * math.sqrt(rho))  # 2 rho may overflow
     while sigma < math.inf and 2 * Fraction(rho) * Fraction(sigma) ** 2 < Fraction(
             l2_sensitivity) ** 2:
         sigma = math.nextafter(sigma, math.inf)

@@ -435,6 +435,15 @@ def _check_weights_from_metric(D, metric, what):
         )
 
 
+def _not_numbers(exc, what, rule, kind=None):
+    """numpy's error converting an object array to floats, in its wording but without the
+    entry it names (the input may be private); of type ``kind``, else of numpy's (as
+    scikit-learn's: ValueError for a string, TypeError for another object)."""
+    cause = ("could not convert string to float" if isinstance(exc, ValueError) else
+             "float() argument must be a string or a real number")
+    return (kind or type(exc))(f"{what} has non-numeric entries ({cause}); {rule}.")
+
+
 def _as_real_array(X, what):
     """ndarray view of ``X``; numeric object arrays are converted, others refused."""
     arr = np.asarray(X)
@@ -444,11 +453,9 @@ def _as_real_array(X, what):
     if arr.dtype.kind == "O":
         try:
             return arr.astype(np.float64)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(
-                f"{what} has non-numeric entries ({exc}); weights and features "
-                "must be real numbers."
-            ) from exc
+        except (TypeError, ValueError) as exc:  # numpy's message names the entry
+            raise _not_numbers(exc, what, "weights and features must be real numbers",
+                               TypeError) from None
     _check_dtype(arr.dtype, what)
     return arr
 
@@ -492,6 +499,11 @@ def _validate_array(X, what):
     if not sp.issparse(X) and np.dtype(getattr(X, "dtype", np.float64)).kind in "USV":
         raise TypeError(f"{what} has non-numeric entries (dtype {X.dtype}); an adjacency "
                         "holds numbers.")
+    if not sp.issparse(X) and np.dtype(getattr(X, "dtype", np.float64)).kind == "O":
+        try:  # numpy's and scikit-learn's messages would name the entry
+            X = np.asarray(X).astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise _not_numbers(exc, what, "an adjacency holds numbers") from None
     return check_array(
         X,
         accept_sparse=["coo"],

@@ -110,9 +110,10 @@ def from_networkx(G, weight="weight", nodelist=None, default=1.0, *, weight_kind
         else:
             try:
                 w[k] = float(d)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError):  # the edge and its value are not named
                 raise TypeError(
-                    f"edge ({a!r}, {b!r}) has a non-numeric {weight!r} attribute {d!r}."
+                    f"an edge of the graph has a non-numeric {weight!r} attribute; weights "
+                    "must be real numbers."
                 ) from None
         k += 1
     u, v, w = u[:k], v[:k], w[:k]

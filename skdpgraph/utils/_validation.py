@@ -199,20 +199,18 @@ def check_n_nodes(n):
 
 
 def check_weight_values(values, what):
-    """Finite, non-negative weights (distances), with the count of bad ones."""
+    """Finite, non-negative weights (distances). The message names neither a value nor a
+    count of them: the weights may be private."""
     if values.size == 0:
         return
     if not np.all(np.isfinite(values)):
-        n_bad = int(np.count_nonzero(~np.isfinite(values)))
         raise ValueError(
-            f"{what} contains {n_bad} NaN or infinite weight(s); weights must "
-            "be finite."
+            f"{what} contains NaN or infinite weights; weights must be finite."
         )
     if values.min() < 0:
-        n_bad = int(np.count_nonzero(values < 0))
-        raise ValueError(  # the count, not a value: the weights are private
-            f"Negative values in data: {what} contains {n_bad} negative weight(s); "
-            "weights are distances and must be >= 0."
+        raise ValueError(
+            f"Negative values in data: {what} contains negative weights; weights are "
+            "distances and must be >= 0."
         )
 
 

@@ -727,3 +727,19 @@ def test_n_clusters_counts_the_labels(model):
     found = np.unique(model.labels_[model.labels_ != -1])
     assert model.n_clusters_ == found.size
     assert isinstance(model.n_clusters_, int)
+
+
+def test_a_warning_raised_as_an_error_after_the_charge_keeps_the_release():
+    from skdpgraph.exceptions import FewerClustersWarning
+
+    G = nx.planted_partition_graph(2, 30, 0.5, 0.05, seed=0)
+    acc = BudgetAccountant()
+    model = RandomizedResponseSpectralClustering(8, epsilon=1.0, random_state=0,
+                                                 accountant=acc)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FewerClustersWarning)
+        with pytest.raises(FewerClustersWarning) as info:
+            model.fit(G)
+    assert acc.spent_budget == [(1.0, 0.0)]
+    assert "was charged before it failed" in " ".join(info.value.__notes__)
+    assert info.value.released_graph.shape == (60, 60)

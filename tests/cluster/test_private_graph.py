@@ -311,3 +311,13 @@ def test_debiasing_clusterer_refused_where_the_flip_is_a_fair_coin(privacy):
                                          "DebiasedSpectralClustering to debias"):
         model.fit(nx.karate_club_graph())
     assert acc.spent_budget == []
+
+
+def test_a_clusterer_with_labels_that_are_not_numbers():
+    class Named(ClusterMixin, BaseEstimator):
+        def fit(self, X, y=None):
+            self.labels_ = np.where(np.arange(X.shape[0]) < 17, "left", "right")
+            return self
+
+    model = PrivateGraphClustering(Named(), epsilon=2.0, random_state=0).fit(_G)
+    assert model.n_clusters_ == 2 and model.labels_[0] == "left"

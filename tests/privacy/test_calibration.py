@@ -44,6 +44,10 @@ def test_scales_round_up_exactly():
             naive = delta / math.sqrt(2.0 * budget)
             assert sigma <= math.nextafter(math.nextafter(naive, math.inf), math.inf)
     assert laplace_scale(1.0, 3.0) > 1 / 3  # 1 / 3 rounded to nearest is below
+    for budget in (1e308, 1.7976931348623157e308, 5e-324):  # 2 rho overflows; sqrt(rho) tiny
+        sigma = gaussian_sigma(1.0, budget)
+        assert 0.0 < sigma < math.inf
+        assert 1 / (2 * Fraction(sigma) ** 2) <= Fraction(budget)
 
 
 @pytest.mark.parametrize("k", [1, 7, 99])

@@ -403,3 +403,11 @@ def test_refusals_name_no_entry_or_value():
         message = str(info.value)
         for private in ("17", "29", "0.123", "0.654", "0.531", "7.25", "-7", " 3,", "11"):
             assert private not in message, (message, private)
+    G = nx.Graph()
+    G.add_edge("alice", "bob", weight="heavy")
+    secret = np.array([[0, "alice@x"], ["alice@x", 0]], dtype=object)
+    for check, X in ((check_graph, G), (check_graph, secret), (check_adjacency, secret)):
+        with pytest.raises((TypeError, ValueError)) as info:
+            check(X)
+        for private in ("alice", "bob", "heavy"):
+            assert private not in str(info.value), str(info.value)
