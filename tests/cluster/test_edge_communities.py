@@ -727,6 +727,8 @@ def test_n_clusters_counts_the_labels(model):
     found = np.unique(model.labels_[model.labels_ != -1])
     assert model.n_clusters_ == found.size
     assert isinstance(model.n_clusters_, int)
+    if isinstance(model, NoisyPowerClustering):  # numbered 0..n_clusters_-1
+        np.testing.assert_array_equal(found, np.arange(model.n_clusters_))
 
 
 def test_a_warning_raised_as_an_error_after_the_charge_keeps_the_release():
