@@ -10,6 +10,7 @@ from fractions import Fraction
 import networkx as nx
 import numpy as np
 import pytest
+from _failing_stderr import FailingStderr
 import scipy.sparse as sp
 from sklearn.metrics import adjusted_rand_score
 from sklearn.pipeline import make_pipeline
@@ -675,21 +676,6 @@ def test_debiased_spectral_clustering_refuses_a_sample_rate_it_cannot_invert():
                                    sample_rate=5e-324).fit(A)
 
 
-class _FailingOutput:
-    """A standard error that fails when a stage's report names ``stage``."""
-
-    def __init__(self, stage):
-        self.stage = stage
-
-    def write(self, text):
-        if self.stage in text:
-            raise OSError("the output is gone")
-        return len(text)
-
-    def flush(self):
-        pass
-
-
 @pytest.mark.parametrize("make, stage, kept", [
     (lambda acc: RandomizedResponseSpectralClustering(2, epsilon=4.0, accountant=acc),
      "debiased spectral clustering", "released_graph"),
@@ -704,7 +690,7 @@ def test_failure_after_the_charge_says_so_and_keeps_the_release(make, stage, kep
     G = nx.planted_partition_graph(2, 30, 0.5, 0.05, seed=0)
     acc = BudgetAccountant()
     model = make(acc).set_params(verbose=1, random_state=0)
-    with contextlib.redirect_stderr(_FailingOutput(stage)), pytest.raises(OSError) as info:
+    with contextlib.redirect_stderr(FailingStderr(stage)), pytest.raises(OSError) as info:
         model.fit(G)
     assert len(acc.spent_budget) == 1  # charged once, before the failure
     note = " ".join(getattr(info.value, "__notes__", []))

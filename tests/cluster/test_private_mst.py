@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _failing_stderr import FailingStderr
 import scipy.sparse as sp
 from sklearn.datasets import make_blobs
 from sklearn.metrics import adjusted_rand_score, homogeneity_score, pairwise_distances
@@ -689,21 +690,6 @@ def test_a_registered_sampler_with_a_rate_is_checked_as_the_built_in_ones():
         del TREE_MECHANISMS["wrapped_pamst"]
 
 
-class _FailingError:
-    """A standard error that fails when a stage's report names ``stage``."""
-
-    def __init__(self, stage):
-        self.stage = stage
-
-    def write(self, text):
-        if self.stage in text:
-            raise OSError("the output is gone")
-        return len(text)
-
-    def flush(self):
-        pass
-
-
 @pytest.mark.parametrize("stage, kept", [("release (", None), ("DBMSTClu", "tree")])
 def test_failure_after_the_charge_says_so_and_keeps_the_tree(stage, kept):
     import contextlib
@@ -712,7 +698,7 @@ def test_failure_after_the_charge_says_so_and_keeps_the_tree(stage, kept):
     acc = BudgetAccountant()
     model = PrivateMSTClustering(epsilon=2.0, sensitivity=0.01, weight_bounds=(0.0, 20.0),
                                  accountant=acc, random_state=0, verbose=1)
-    with contextlib.redirect_stderr(_FailingError(stage)), pytest.raises(OSError) as info:
+    with contextlib.redirect_stderr(FailingStderr(stage)), pytest.raises(OSError) as info:
         model.fit(X)
     assert len(acc.spent_budget) == 1
     note = " ".join(getattr(info.value, "__notes__", []))
