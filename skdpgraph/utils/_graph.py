@@ -216,7 +216,7 @@ def _canonical_sparse(A, what, pattern=False):
     T = G.T.tocsr()
     T.sort_indices()
     if not (np.array_equal(G.indptr, T.indptr) and np.array_equal(G.indices, T.indices)):
-        _raise_structural_asymmetry(G, what)
+        _raise_structural_asymmetry(what)
     if G.nnz:
         # The largest |G - G.T|, in chunks: no temporary of the size of the data
         # (memory control).
@@ -246,7 +246,7 @@ def _canonical_sparse(A, what, pattern=False):
     return G
 
 
-def _raise_structural_asymmetry(G, what):
+def _raise_structural_asymmetry(what):
     """Refuse a pattern with an entry stored without its mirror. Refusals of input name no
     entry or value of it (the input may be private): the message says how to find them."""
     raise ValueError(
