@@ -136,12 +136,12 @@ def similarity_to_distance(similarities, conversion="inverse", *, max_similarity
         raise ValueError("similarities must be finite.")
     if s.size and s.min() < 0:
         raise ValueError(
-            f"similarities must be >= 0; the smallest is {s.min():g}. Shift them by a "
-            "public constant first."
+            "similarities must be >= 0 (some are negative). Shift them by a public "
+            "constant first."
         )
     if conversion in ("inverse", "neg_log") and s.size and s.min() == 0:
         raise ValueError(
-            f"{int(np.count_nonzero(s == 0))} similarity(ies) are 0, which have no "
+            "some similarities are 0, which have no "
             f"finite distance under conversion={conversion!r}: drop those edges, or "
             "convert with conversion='max_minus' (skdpgraph.from_networkx, "
             "skdpgraph.graphs.SimilarityToDistance or skdpgraph.similarity_to_distance) "
