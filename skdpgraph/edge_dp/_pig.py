@@ -184,7 +184,9 @@ def pig_s_from_epsilon(epsilon):
 
     Returns
     -------
-    s : float in (0, 1)
+    s : float in (0, 1]
+        1 where ``epsilon`` is so small that ``2 / (1 + e^epsilon)`` rounds
+        to 1 (every bit a fair coin).
 
     Examples
     --------
