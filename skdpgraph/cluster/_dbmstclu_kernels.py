@@ -581,9 +581,7 @@ def _set_aside(work, best, bound, tol, k, fb, nb):
     """Phase 0 of the branch and bound does not explore segment ``k`` (``k < 0``: position
     ``fb``) of bound ``bound``: kept for phase 1 if it is within the tolerance of the top
     (while there is room; else counted as any bound set aside)."""
-    if bound < best[0] - tol:
-        best[PRUNED] = max(best[PRUNED], bound)
-    elif work[ASIDE] < ASIDES:
+    if bound >= best[0] - tol and work[ASIDE] < ASIDES:
         at = ASIDE + 1 + 3 * work[ASIDE]
         work[at], work[at + 1], work[at + 2] = k, fb, nb
         best[ASIDE_KEYS + work[ASIDE]], work[ASIDE] = bound, work[ASIDE] + 1
