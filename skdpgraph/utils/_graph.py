@@ -207,43 +207,46 @@ def _canonical_sparse(A, what, pattern=False):
             f"{what} has duplicate entries whose weights sum past the largest float "
             "(duplicates are summed, scipy's convention); weights must be finite."
         )
-    # int32 indices as soon as they fit: the transpose below is then int32 too.
+    # int32 indices as soon as they fit: half the index bytes for the checks below.
     dtype = index_dtype(n, G.nnz)
     G.indices = G.indices.astype(dtype, copy=False)
     G.indptr = G.indptr.astype(dtype, copy=False)
-    # The transpose converted to CSR has sorted indices, so symmetry is
-    # equality of the two structures and of the values, checked in C.
-    T = G.T.tocsr()
-    T.sort_indices()
-    if not (np.array_equal(G.indptr, T.indptr) and np.array_equal(G.indices, T.indices)):
+    max_diff = _mirror_difference(G, average=False)
+    if max_diff < 0:
         _raise_structural_asymmetry(what)
     if G.nnz:
-        # The largest |G - G.T|, in chunks: no temporary of the size of the data
-        # (memory control).
-        max_diff = -1.0
-        buf = np.empty(min(G.nnz, CHUNK_SIZE))
-        for lo in range(0, G.nnz, CHUNK_SIZE):
-            part = G.data[lo:lo + CHUNK_SIZE]
-            diff = np.subtract(part, T.data[lo:lo + CHUNK_SIZE], out=buf[:part.size])
-            np.abs(diff, out=diff)
-            max_diff = max(max_diff, float(diff.max()))
-        del diff, buf
         scale = float(G.data.max())
         if max_diff > SYMMETRY_RTOL * max(scale, np.finfo(float).tiny):
             raise _asymmetry_error(what)
         if max_diff > 0:
-            # Halve first (in place): (a + b) / 2 would overflow near the
-            # float maximum. Skipped when exactly symmetric, where it could
-            # only round subnormal weights.
-            G.data *= 0.5
-            G.data += 0.5 * T.data
+            # Each pair becomes 0.5 a + 0.5 b: (a + b) / 2 would overflow near the float
+            # maximum. Skipped when exactly symmetric, where it could only round subnormals.
+            _mirror_difference(G, average=True)
         else:
             G.data += 0.0  # -0.0 -> +0.0: the two triangles agree bit for bit
-    del T
-    dtype = index_dtype(n, G.nnz)
-    G.indices = G.indices.astype(dtype, copy=False)
-    G.indptr = G.indptr.astype(dtype, copy=False)
     return G
+
+
+def _mirror_difference(G, average):
+    """Largest ``|G[i, j] - G[j, i]|`` over the stored entries of ``G`` (a CSR with sorted
+    indices and no diagonal), or -1.0 if an entry is stored without its mirror; with
+    ``average``, each pair becomes ``0.5 a + 0.5 b`` in place."""
+    if G.nnz >= CHUNK_SIZE:
+        # One pass in compiled code, without a transpose: about twice as fast as scipy's
+        # transpose on graphs of 10^6 edges, and no copy of the graph.
+        from ._sparse_kernels import mirror_difference  # numba: imported when used
+
+        return mirror_difference(G.indptr, G.indices, G.data, average)
+    # Small graphs: scipy's transpose (sorted indices once converted to CSR), so that
+    # validating them does not import numba.
+    T = G.T.tocsr()
+    T.sort_indices()
+    if not (np.array_equal(G.indptr, T.indptr) and np.array_equal(G.indices, T.indices)):
+        return -1.0
+    if average:
+        G.data *= 0.5
+        G.data += 0.5 * T.data
+    return float(np.abs(G.data - T.data).max()) if G.nnz else 0.0
 
 
 def _raise_structural_asymmetry(what):

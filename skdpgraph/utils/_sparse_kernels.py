@@ -1,5 +1,5 @@
 """Compiled loops (numba) of the sparse helpers: union-find components, Kruskal's forest,
-a symmetric CSR, a breadth-first numbering, the bridges of a graph.
+a symmetric CSR, the mirror check of a CSR, a breadth-first numbering, the bridges of a graph.
 
 Imported by :mod:`._sparse` inside the functions that need them, so that
 ``import skdpgraph`` does not import numba.
@@ -137,6 +137,36 @@ def symmetric_csr(u, v, n):
         edge[fill[b]] = e
         fill[b] += 1
     return indptr, neighbour, edge
+
+
+@numba.njit(cache=True)
+def mirror_difference(indptr, indices, data, average):
+    """Largest ``|A[i, j] - A[j, i]|`` over the stored entries of a CSR ``A`` with sorted
+    indices and no diagonal, or -1.0 if an entry is stored without its mirror; with
+    ``average``, both entries of each pair become ``0.5 a + 0.5 b``.
+
+    One pass in row order, no transpose: the mirrors ``(j, i)`` of the entries ``(i, j)``,
+    ``i < j``, are the entries of row ``j`` below the diagonal, met in increasing ``i``, so
+    each is the next unmatched entry of its row.
+    """
+    n = indptr.size - 1
+    unmatched = indptr[:n].copy()  # per row, its next entry below the diagonal to match
+    largest = 0.0
+    for i in range(n):
+        start, stop = unmatched[i], indptr[i + 1]
+        if start < stop and indices[start] < i:
+            return -1.0  # an entry below the diagonal that no earlier row mirrors
+        for e in range(start, stop):
+            j = indices[e]
+            f = unmatched[j]
+            if f == indptr[j + 1] or indices[f] != i:
+                return -1.0
+            unmatched[j] = f + 1
+            a, b = data[e], data[f]
+            largest = max(largest, abs(a - b))
+            if average:
+                data[e] = data[f] = 0.5 * a + 0.5 * b
+    return largest
 
 
 @numba.njit(cache=True)

@@ -411,3 +411,59 @@ def test_refusals_name_no_entry_or_value():
             check(X)
         for private in ("alice", "bob", "heavy"):
             assert private not in str(info.value), str(info.value)
+
+
+@pytest.mark.parametrize("n_edges", [300, 60_000])  # below and above 2^16 stored entries
+def test_symmetry_is_checked_and_averaged_the_same_at_every_size(n_edges):
+    rng = np.random.default_rng(n_edges)
+    n = n_edges // 3
+    u, v = rng.integers(0, n, size=(2, 2 * n_edges))
+    key = np.unique(np.minimum(u, v) * n + np.maximum(u, v))
+    key = rng.permutation(key[key // n != key % n])[:n_edges]
+    u, v = key // n, key % n
+    w = rng.random(n_edges) + 0.5
+    w[:3] = -0.0  # a zero stored with its sign: +0.0 once checked
+    row, col = np.concatenate([u, v]), np.concatenate([v, u])
+    A = sp.csr_array((np.concatenate([w, w]), (row, col)), shape=(n, n))
+    G = check_graph(A)
+    assert not np.signbit(G.data).any() and (G != A).nnz == 0 and G.nnz == A.nnz
+
+    # Within the tolerance: each pair becomes 0.5 a + 0.5 b, the same in both directions.
+    near = np.concatenate([w, w * (1 + rng.choice([0.0, 3e-9], size=n_edges))])
+    B = sp.csr_array((near, (row, col)), shape=(n, n))
+    before = B.data.copy()
+    G = check_graph(B)
+    np.testing.assert_array_equal(B.data, before)  # the caller's matrix is untouched
+    expected = (0.5 * B + 0.5 * B.T).tocsr()
+    assert (G != G.T).nnz == 0 and abs(G - expected).max() == 0
+
+    big = near.copy()  # near the largest float, halved before the sum: no overflow
+    big[3], big[n_edges + 3] = np.finfo(np.float64).max, np.finfo(np.float64).max * (1 - 1e-12)
+    G = check_graph(sp.csr_array((big, (row, col)), shape=(n, n)))
+    assert G[u[3], v[3]] == G[v[3], u[3]] == 0.5 * big[3] + 0.5 * big[n_edges + 3] < np.inf
+
+    far = near.copy()
+    far[-1] *= 1 + 1e-6
+    with pytest.raises(ValueError, match="not symmetric.*differ"):
+        check_graph(sp.csr_array((far, (row, col)), shape=(n, n)))
+    # An entry without its mirror, above or below the diagonal, in the first, a middle or
+    # the last row.
+    order = np.lexsort((col, row))
+    for drop in (order[0], order[len(order) // 2], order[-1], n_edges, n_edges - 1):
+        keep = np.arange(row.size) != drop
+        C = sp.csr_array((np.concatenate([w, w])[keep], (row[keep], col[keep])), shape=(n, n))
+        with pytest.raises(ValueError, match="without its mirror"):
+            check_graph(C)
+    # Every row with as many entries below the diagonal as mirrors point to it, but the
+    # pairs crossed: (0, 2), (1, 3) above and (2, 1), (3, 0) below, on four more nodes.
+    cross_row, cross_col = n + np.array([0, 1, 2, 3]), n + np.array([2, 3, 1, 0])
+    crossed = sp.csr_array((np.concatenate([w, w, np.ones(4)]),
+                            (np.append(row, cross_row), np.append(col, cross_col))),
+                           shape=(n + 4, n + 4))
+    with pytest.raises(ValueError, match="without its mirror"):
+        check_graph(crossed)
+    extra = sp.csr_array((np.concatenate([w, w, [1.0]]),
+                          (np.append(row, n - 1), np.append(col, 0))), shape=(n, n))
+    if extra.nnz > A.nnz:  # (n - 1, 0) was not an edge
+        with pytest.raises(ValueError, match="without its mirror"):
+            check_graph(extra)
