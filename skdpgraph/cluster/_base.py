@@ -143,6 +143,14 @@ def set_result_attributes(estimator, result, fields=None):
         setattr(estimator, name + "_", getattr(result, name))
 
 
+def count_clusters(labels):
+    """Number of distinct labels that name a cluster: negative numbers are noise (-1, as
+    scikit-learn's DBSCAN; -2 and -3 as its HDBSCAN), labels that are not numbers (of a
+    user's clusterer) all count."""
+    labels = np.asarray(labels)
+    return int(np.unique(labels[labels >= 0] if labels.dtype.kind in "biuf" else labels).size)
+
+
 def warn_if_fewer_clusters(n_asked, labels):
     """Emit a :class:`~skdpgraph.exceptions.FewerClustersWarning` when ``labels`` are too few.
 
@@ -153,11 +161,9 @@ def warn_if_fewer_clusters(n_asked, labels):
         asks for no count, and nothing is checked; None (a clusterer
         without a count, such as SCAN) asks for at least one cluster.
     labels : array-like
-        The released labels; negative labels (noise) are not counted (labels
-        that are not numbers, of a user's clusterer, all are).
+        The released labels, counted by :func:`count_clusters`.
     """
-    labels = np.asarray(labels)
-    found = int(np.unique(labels[labels >= 0] if labels.dtype.kind in "biuf" else labels).size)
+    found = count_clusters(labels)
     if n_asked is None:
         if found == 0 and labels.size:
             warn("the labels hold no cluster: every node is noise (-1) to the clusterer on "

@@ -7,7 +7,7 @@ from sklearn.pipeline import Pipeline
 from ..edge_dp._flip import DEFAULT_MAX_ADDED_EDGES
 from ..edge_dp._perturbation import _BaseEdgeFlip, _resolve_privacy
 from ..privacy._accounting import after_charge
-from ._base import AdjacencyInputMixin, warn_if_fewer_clusters
+from ._base import AdjacencyInputMixin, count_clusters, warn_if_fewer_clusters
 from ._scan import SCAN
 from ..utils._docs import fill_doc
 from ..utils._param_validation import HasMethods, check_parameters
@@ -94,8 +94,8 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
     labels_ : ndarray of shape (n,)
         Labels from the clusterer fitted on the perturbed graph.
     n_clusters_ : int
-        The number of distinct labels other than ``-1`` (the noise label of
-        :class:`~skdpgraph.cluster.SCAN` and ``DBSCAN``).
+        The number of distinct labels that are not negative numbers (noise: ``-1`` in
+        :class:`~skdpgraph.cluster.SCAN` and ``DBSCAN``, ``-2`` and ``-3`` in ``HDBSCAN``).
     estimator_ : estimator object
         The fitted clone of ``estimator``.
     perturbed_graph_ : scipy.sparse.csr_array of shape (n, n)
@@ -195,8 +195,7 @@ class PrivateGraphClustering(AdjacencyInputMixin, ClusterMixin, _BaseEdgeFlip):
                                  f"{A.shape[0]} (a Pipeline's steps must keep every node).")
             self.estimator_ = estimator
             self.labels_ = labels
-            numeric = labels.dtype.kind in "biuf"
-            self.n_clusters_ = int(np.unique(labels[labels != -1] if numeric else labels).size)
+            self.n_clusters_ = count_clusters(labels)
             self.perturbed_graph_ = perturbed
             self.epsilon_spent_ = epsilon
             self.s_ = s

@@ -13,7 +13,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skdpgraph.cluster import SCAN, GraphKMedoids, PrivateGraphClustering
 from skdpgraph.edge_dp import flip_edges, pig_epsilon, pig_s_from_epsilon
-from skdpgraph.exceptions import BudgetError
+from skdpgraph.exceptions import BudgetError, FewerClustersWarning
 from skdpgraph.privacy import BudgetAccountant
 
 
@@ -321,3 +321,18 @@ def test_a_clusterer_with_labels_that_are_not_numbers():
 
     model = PrivateGraphClustering(Named(), epsilon=2.0, random_state=0).fit(_G)
     assert model.n_clusters_ == 2 and model.labels_[0] == "left"
+
+
+def test_negative_labels_are_noise_in_the_count_and_its_warning():
+    class Marked(ClusterMixin, BaseEstimator):  # noise as -1, and as HDBSCAN's -2 and -3
+        def __init__(self, n_clusters=2):
+            self.n_clusters = n_clusters
+
+        def fit(self, X, y=None):
+            self.labels_ = np.resize([0, 1, -1, -2, -3], X.shape[0])
+            return self
+
+    model = PrivateGraphClustering(Marked(), epsilon=2.0, random_state=0).fit(_G)
+    assert model.n_clusters_ == 2
+    with pytest.warns(FewerClustersWarning, match="hold 2 clusters"):
+        PrivateGraphClustering(Marked(3), epsilon=2.0, random_state=0).fit(_G)
