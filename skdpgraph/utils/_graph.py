@@ -198,7 +198,7 @@ def _canonical_sparse(A, what, pattern=False):
         # stored zeros.
         G = sp.csr_array((data, (row, col)), shape=(n, n))
         del coo, col
-    del data, row, keep  # free the temporaries before the transpose
+    del data, row, keep  # free the temporaries before the checks below
     G.sum_duplicates()
     if pattern:
         G.data[:] = 1.0
