@@ -60,6 +60,7 @@ from ..utils._docs import fill_doc
 from ..utils._graph import _stored_entries
 from ..utils._networkx import _is_networkx_graph
 from ..utils._param_validation import HasMethods, Interval, StrOptions, fit_context
+from ..utils._validation import values_withheld
 from ..utils._warnings import warn
 from ._base import (
     DBMSTCLU_FIELDS,
@@ -712,7 +713,8 @@ class PrivateMSTClustering(ClusterMixin, BaseEstimator):
                 "features; pass distances to the training nodes with "
                 "metric='precomputed'."
             )
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        with values_withheld("X"):  # scikit-learn's messages would quote the input
+            X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         nearest = pairwise_distances_argmin(X, self.training_data_, metric=self.metric,
                                             metric_kwargs=self.metric_params or {})
         return self.labels_[nearest]
@@ -748,14 +750,14 @@ def _nearest_precomputed(X, n_train, similarity=False):
         counts = np.diff(X.indptr)
         if np.any(counts == 0):
             raise ValueError(
-                f"row {int(np.flatnonzero(counts == 0)[0])} of X stores no value; "
-                f"every query needs at least one of its {what} to the training nodes."
+                f"a row of X stores no value; every query needs at least one of its {what} to the training nodes."
             )
         row = np.repeat(np.arange(X.shape[0]), counts)
         # Sort by (row, distance, column): the first entry of each row wins.
         order = np.lexsort((X.indices, data, row))
         return np.asarray(X.indices[order][X.indptr[:-1]], dtype=np.int64)
-    X = check_array(X, dtype=np.float64, input_name="X")
+    with values_withheld("X"):
+        X = check_array(X, dtype=np.float64, input_name="X")
     if X.shape[1] != n_train:
         raise ValueError(_shape_message(X.shape, n_train))
     if X.size and X.min() < 0:

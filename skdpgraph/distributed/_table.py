@@ -448,8 +448,8 @@ def _count_topology(table, verbose):
     fingerprint = sum(c[4] for c in counts) % 2**64
     if sum(dups):
         raise ValueError(
-            f"{sum(dups)} unordered pair(s) of the edge table are on more than one row (a "
-            "graph listed in both directions?). Keep one row per pair, e.g. the rows with "
+            "Some unordered pairs of the edge table are on more than one row (a graph "
+            "listed in both directions?). Keep one row per pair, e.g. the rows with "
             "source < target; two rows for one pair would make the privacy calibration "
             "count one weight as two.")
     if node_ids is not None:

@@ -38,11 +38,11 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..exceptions import DenseMemoryError, DisconnectedGraphWarning
 from ..utils import check_dense_memory, check_graph, directed_csr, from_networkx, n_components
-from ..utils._config import CHUNK_SIZE, get_config, warn_data_dependent
+from ..utils._config import CHUNK_SIZE, _bytes, get_config, warn_data_dependent
 from ..utils._graph import _check_feature_scale, _refuse_dask
 from ..utils._networkx import _is_networkx_graph
 from ..utils._param_validation import Interval, StrOptions, fit_context
-from ..utils._validation import NodeFeaturesOutMixin
+from ..utils._validation import NodeFeaturesOutMixin, values_withheld
 
 #: Metrics whose distances this module recomputes exactly and symmetrically
 #: (``d(a, b) == d(b, a)`` bit for bit) from the coordinates.
@@ -259,8 +259,9 @@ class _GraphTransformer(NodeFeaturesOutMixin, TransformerMixin, BaseEstimator):
             # The one gateway's checks: square, symmetric, finite, non-negative
             # (the caller's array is not modified).
             check_graph(X, metric="precomputed")
-        X = validate_data(self, X, reset=reset, accept_sparse=accept_sparse,
-                          dtype=np.float64, ensure_min_samples=2 if reset else 1)
+        with values_withheld("X"):  # scikit-learn's messages would quote the input
+            X = validate_data(self, X, reset=reset, accept_sparse=accept_sparse,
+                              dtype=np.float64, ensure_min_samples=2 if reset else 1)
         if self.metric != "precomputed":
             _check_feature_scale(X, "X")  # as check_graph: distances that overflow are refused
         return X
@@ -478,11 +479,11 @@ class EpsilonGraph(_GraphTransformer):
             ind.extend(block)
             found += sum(len(a) for a in block)
             if found * _BYTES_PER_EDGE > limit:
+                # No count of pairs: refusals name no value or count of the input.
                 raise DenseMemoryError(
-                    f"The epsilon-graph at radius={r:g} has at least {found} edges (from "
-                    f"the first {start + len(block)} of {n_q} points), about "
-                    f"{found * _BYTES_PER_EDGE / 2**30:.2f} GiB as it is built, above the "
-                    f"limit of {limit / 2**30:.2f} GiB. Lower radius (the longest edge of "
+                    f"The epsilon-graph of {n_q} points at radius={r:g} has more candidate "
+                    f"pairs than fit, as it is built, within the limit of {_bytes(limit)}. "
+                    "Lower radius (the longest edge of "
                     "the points' minimum spanning tree is the smallest radius that "
                     "connects them); or raise the limit with "
                     "skdpgraph.utils.set_config(max_dense_memory=...).")

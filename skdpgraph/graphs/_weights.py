@@ -25,7 +25,7 @@ from ..utils._docs import fill_doc
 from ..utils._graph import _refuse_dask, _stored_entries
 from ..utils._neighbours import common_neighbour_counts
 from ..utils._param_validation import Interval, StrOptions, fit_context
-from ..utils._validation import GraphInputTagsMixin, NodeFeaturesOutMixin
+from ..utils._validation import GraphInputTagsMixin, NodeFeaturesOutMixin, values_withheld
 
 class _GraphWeightTransformer(GraphInputTagsMixin, NodeFeaturesOutMixin, TransformerMixin,
                               BaseEstimator):
@@ -49,8 +49,9 @@ class _GraphWeightTransformer(GraphInputTagsMixin, NodeFeaturesOutMixin, Transfo
             X = from_networkx(X, weight_kind="distance")  # mean), rows in list(G)'s order
         elif sp.issparse(X):
             X = _stored_entries(X)  # a BSR's padding is not edges
-        X = validate_data(self, X, reset=reset, accept_sparse=["csr", "csc", "coo"],
-                          dtype=np.float64, ensure_min_samples=2 if reset else 1)
+        with values_withheld("X"):  # scikit-learn's messages would quote the input
+            X = validate_data(self, X, reset=reset, accept_sparse=["csr", "csc", "coo"],
+                              dtype=np.float64, ensure_min_samples=2 if reset else 1)
         values = X.data if sp.issparse(X) else X
         if values.size and values.min() < 0:
             # scikit-learn's wording ("Negative values in data") on purpose.

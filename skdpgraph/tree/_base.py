@@ -87,8 +87,8 @@ def _check_weights(w, shape, what):
     if w.shape != shape:
         raise ValueError(f"{what} must have the shape of the edges, {shape}; got {w.shape}.")
     if not np.all(np.isfinite(w)):
-        raise ValueError(f"{what} contains {int(np.count_nonzero(~np.isfinite(w)))} NaN or "
-                         "infinite weight(s); weights must be finite.")
+        # No count: refusals name no value or count of the input (it may be private).
+        raise ValueError(f"{what} contains NaN or infinite weights; weights must be finite.")
     return w
 
 

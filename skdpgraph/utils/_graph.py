@@ -36,7 +36,7 @@ from ..exceptions import WeightMeaningWarning
 from ._config import CHUNK_SIZE, check_dense_memory, data_dependent_warnings, warn_data_dependent
 from ._networkx import _is_networkx_graph, from_networkx
 from ._sparse import edges_to_csr, index_dtype
-from ._validation import check_n_nodes, check_weight_values
+from ._validation import check_n_nodes, check_weight_dtype, check_weight_values, values_withheld
 from ._weights import (
     check_weight_kind,
     looks_like_adjacency,
@@ -91,18 +91,6 @@ def _refuse_dask(X, what):
                 "(metric='precomputed') only; here the graph must be in memory, e.g. "
                 "skdpgraph.utils.edges_to_csr of the computed columns")
     raise TypeError(f"{what} is {kind}: {hint}.")
-
-
-def _check_dtype(dtype, what):
-    """Reject dtypes that cannot hold weights (strings, objects, complex)."""
-    if dtype.kind == "c":
-        # scikit-learn's wording, which its estimator checks look for.
-        raise ValueError(f"Complex data not supported: {what} has dtype {dtype}.")
-    if dtype.kind in "OUSVMm":
-        raise TypeError(
-            f"{what} has dtype {dtype}; graph weights must be real numbers "
-            "(bool, integer or float)."
-        )
 
 
 def _asymmetry_error(what):
@@ -172,7 +160,7 @@ def _canonical_sparse(A, what, pattern=False):
         )
     n = A.shape[0]
     check_n_nodes(n)
-    _check_dtype(A.dtype, what)
+    check_weight_dtype(A.dtype, what)
     A = _stored_entries(A)
     # Every path below builds new arrays: the caller's matrix is untouched.
     if A.format in ("csr", "csc"):
@@ -386,8 +374,9 @@ def _check_graph(X, metric, metric_params, what, weight_kind, zeros_are_edges=Tr
                 "array. Reshape your data with X.reshape(-1, 1) for a single "
                 "feature or X.reshape(1, -1) for a single sample."
             )
-    Xc = check_array(X, accept_sparse=["csr", "csc", "coo"], dtype=np.float64,
-                     ensure_min_samples=1, input_name=what)
+    with values_withheld(what):  # scikit-learn's messages would quote the input
+        Xc = check_array(X, accept_sparse=["csr", "csc", "coo"], dtype=np.float64,
+                         ensure_min_samples=1, input_name=what)
     check_n_nodes(Xc.shape[0])
     _check_feature_scale(Xc, what)
     # pairwise_distances and its symmetric canonical copy: two (n, n) arrays.
@@ -459,7 +448,7 @@ def _as_real_array(X, what):
         except (TypeError, ValueError) as exc:  # numpy's message names the entry
             raise _not_numbers(exc, what, "weights and features must be real numbers",
                                TypeError) from None
-    _check_dtype(arr.dtype, what)
+    check_weight_dtype(arr.dtype, what)
     return arr
 
 
@@ -507,14 +496,15 @@ def _validate_array(X, what):
             X = np.asarray(X).astype(np.float64)
         except (TypeError, ValueError) as exc:
             raise _not_numbers(exc, what, "an adjacency holds numbers") from None
-    return check_array(
-        X,
-        accept_sparse=["coo"],
-        dtype="numeric",
-        ensure_all_finite=True,
-        ensure_min_samples=1,
-        input_name=what,
-    )
+    with values_withheld(what):  # scikit-learn's messages would quote the input
+        return check_array(
+            X,
+            accept_sparse=["coo"],
+            dtype="numeric",
+            ensure_all_finite=True,
+            ensure_min_samples=1,
+            input_name=what,
+        )
 
 
 def _adjacency_from_validated(X, weighted, what, weight_kind=None):

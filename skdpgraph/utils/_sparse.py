@@ -9,7 +9,7 @@ edge of weight 0).
 import numpy as np
 import scipy.sparse as sp
 
-from ._validation import check_int, check_node_count
+from ._validation import check_int, check_node_count, check_weight_dtype, values_withheld
 
 _INT32_MAX = np.iinfo(np.int32).max
 
@@ -86,18 +86,22 @@ def edges_to_csr(u, v, w, n):
 
     u = _as_endpoints(u, "u", "edges_to_csr")
     v = _as_endpoints(v, "v", "edges_to_csr")
-    w = np.asarray(w, dtype=np.float64)
+    w = np.asarray(w)
+    if w.dtype.kind != "O":  # an object array of numbers converts below
+        check_weight_dtype(w.dtype, "edges_to_csr: w")
+    with values_withheld("edges_to_csr: w"):  # numpy's message would quote the entry
+        w = w.astype(np.float64)
     n = check_int(n, "n", 0)
     _check_endpoints(u, v, n, "edges_to_csr", 16.0)  # node offsets, twice
     if w.shape != u.shape:
         raise ValueError(f"edges_to_csr: w must have one weight per edge ({u.size}); got "
                          f"shape {w.shape}.")
     if not np.all(np.isfinite(w)):
-        raise ValueError(f"edges_to_csr: {int(np.count_nonzero(~np.isfinite(w)))} weight(s) "
-                         "are NaN or infinite.")
+        # Refusals name no value or count of the input (it may be private).
+        raise ValueError("edges_to_csr: w holds NaN or infinite weights.")
     if np.any(u == v):
-        raise ValueError(f"edges_to_csr: {int(np.count_nonzero(u == v))} edge(s) join a node "
-                         "to itself (u == v); drop them.")
+        raise ValueError("edges_to_csr: some edges join a node to itself (u == v); drop "
+                         "them.")
     lo, hi = np.minimum(u, v), np.maximum(u, v)
     key = lo * n + hi
     if key.size > 1 and np.any(key[1:] < key[:-1]):
@@ -107,8 +111,8 @@ def edges_to_csr(u, v, w, n):
         # Stored twice, a pair's weight would count twice (a table listing both
         # directions doubles every weight, and the privacy calibration with it).
         raise ValueError(
-            f"edges_to_csr: {int(np.count_nonzero(key[1:] == key[:-1]))} unordered pair(s) "
-            "are listed more than once (e.g. both (u, v) and (v, u)); list each edge once, "
+            "edges_to_csr: some unordered pairs are listed more than once (e.g. both (u, v) "
+            "and (v, u)); list each edge once, "
             "for example the rows with u < v of a table that holds both directions.")
     # A counting sort by node in edge order: with the edges sorted by (lo, hi),
     # row r gets its lower columns (edges (c, r), c < r) first, in increasing c,

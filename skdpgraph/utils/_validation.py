@@ -8,6 +8,8 @@ converted; ``decimal.Decimal`` is not a ``numbers.Real`` and is refused.
 """
 
 import math
+import re
+from contextlib import contextmanager
 from numbers import Integral, Real
 
 import numpy as np
@@ -198,6 +200,18 @@ def check_n_nodes(n):
         )
 
 
+def check_weight_dtype(dtype, what):
+    """Reject dtypes that cannot hold weights (strings, objects, complex, dates)."""
+    if dtype.kind == "c":
+        # scikit-learn's wording, which its estimator checks look for.
+        raise ValueError(f"Complex data not supported: {what} has dtype {dtype}.")
+    if dtype.kind in "OUSVMm":
+        raise TypeError(
+            f"{what} has dtype {dtype}; graph weights must be real numbers "
+            "(bool, integer or float)."
+        )
+
+
 def check_weight_values(values, what):
     """Finite, non-negative weights (distances). The message names neither a value nor a
     count of them: the weights may be private."""
@@ -332,3 +346,37 @@ def check_edge_list(u, v, n, *, forest=False, what="An edge list", node_bytes=16
                 f"the edges must form a forest (no cycle): {u.size} edges on {n} nodes in "
                 f"{n_comp} component(s) contain {u.size - n + n_comp} cycle(s).")
     return u, v, n
+
+
+#: The entry a conversion of numpy's failed on, quoted after a colon.
+_QUOTED_ENTRY = re.compile(r"((?:could not convert|invalid literal for)[^:]*): .*")
+
+
+def _without_values(message):
+    """``message`` without what it quotes of the input: the entry of a failed conversion,
+    and the array scikit-learn prints on the lines after the first (all of them but its
+    advice to reshape)."""
+    first, *rest = message.split("\n")
+    first = _QUOTED_ENTRY.sub(r"\1", first).rstrip(":").rstrip()
+    return "\n".join([first] + [line for line in rest if line.startswith("Reshape")])
+
+
+@contextmanager
+def values_withheld(what):
+    """Re-raise the ``ValueError`` and ``TypeError`` of scikit-learn's and numpy's input
+    checks inside the block without the entries or arrays they quote (the input may be
+    private): in their wording, prefixed with ``what``, and without the original in the
+    traceback."""
+    try:
+        yield
+    except (ValueError, TypeError) as exc:
+        message = str(exc)
+        clean = _without_values(message)
+        if clean == message:
+            raise
+        clean = f"{what}: {clean}"
+        try:
+            withheld = type(exc)(clean)
+        except Exception:  # a subclass whose constructor takes more than a message
+            withheld = (ValueError if isinstance(exc, ValueError) else TypeError)(clean)
+        raise withheld from None

@@ -467,3 +467,43 @@ def test_symmetry_is_checked_and_averaged_the_same_at_every_size(n_edges):
     if extra.nnz > A.nnz:  # (n - 1, 0) was not an edge
         with pytest.raises(ValueError, match="without its mirror"):
             check_graph(extra)
+
+
+def _secret_inputs():
+    secret = 0.123456789
+    yield "string", np.array([[0.0, 1.0], [2.0, "SECRET987"]], dtype=object)
+    yield "complex", np.array([[0.0, secret + 1j], [secret + 1j, 0.0]])
+    yield "1-D", np.array([secret, 0.5, 0.25])
+
+
+@pytest.mark.parametrize("kind, X", list(_secret_inputs()), ids=lambda x: str(x)[:8])
+def test_refusals_quote_no_entry_of_the_input(kind, X):
+    from skdpgraph import DBMSTClu
+    from skdpgraph.graphs import (EpsilonGraph, HomogeneousGraph, SimilarityToDistance,
+                                  StructuralDistance)
+
+    calls = [EpsilonGraph().fit, HomogeneousGraph(0.1, 0.5).fit, SimilarityToDistance().fit,
+             StructuralDistance().fit, check_adjacency, lambda A: check_graph(A, "euclidean"),
+             DBMSTClu().fit, lambda A: EpsilonGraph().fit([[0.0], [1.0]]).transform(A)]
+    for call in calls:
+        with pytest.raises((TypeError, ValueError)) as info:
+            call(X)
+        shown = "".join(map(str, (info.value, info.value.__cause__, info.value.__context__
+                                  if not info.value.__suppress_context__ else None)))
+        assert "SECRET" not in shown and "12345" not in shown, (call, shown)
+
+
+def test_edge_lists_refuse_weights_that_are_not_real_numbers_by_name():
+    from skdpgraph.utils import edges_to_csr
+
+    for w, error in ((["SECRET987"], TypeError), (np.array(["7"]), TypeError),
+                     (np.array([2 + 3j]), ValueError),
+                     (np.array(["2024-01-01"], dtype="datetime64[D]"), TypeError),
+                     (np.array(["SECRET987"], dtype=object), ValueError)):
+        with pytest.raises(error, match="edges_to_csr: w") as info:
+            edges_to_csr([0], [1], w, 2)
+        assert "SECRET" not in str(info.value)
+    G = edges_to_csr([0], [1], np.array([0.5], dtype=object), 2)  # numbers in objects
+    assert G[0, 1] == 0.5
+    with pytest.raises(ValueError, match="NaN or infinite weights\\.$"):
+        edges_to_csr([0, 1], [1, 2], [np.nan, 1.0], 3)
