@@ -56,7 +56,8 @@ _MECHANISMS = {
     "input_perturbation": "one random perturbation of all weights, then the exact "
                           "minimum spanning tree",
     "noisy_max_prim": "Prim's algorithm with a noisy choice of each next edge "
-                      "(report-noisy-max)",
+                      "(report-noisy-max; under pure accounting its law is PAMST's, so its "
+                      "row is pamst's)",
     "pamst": "Prim's algorithm with a random choice of each next edge "
              "(PTClust, the UAI 2018 paper)",
 }
@@ -449,7 +450,8 @@ def _write_figure(path, results, epsilons, neighborhood, n_runs):
         ax.set_title(f"{name}: {result['n_nodes']} nodes, {neighborhood}, sensitivity "
                      f"{SENSITIVITY:g}\nwithout privacy: ARI {_ari(result['exact_ari'])}",
                      fontsize="medium")
-    axes[0, 0].set_ylabel(f"ARI, median of {n_runs} releases (bars: quartiles)")
+    axes[0, 0].set_ylabel(f"ARI, median of {n_runs} release{'s' if n_runs > 1 else ''} "
+                          "(bars: quartiles)")
     handles, labels = axes[0, 0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="center right", fontsize="small", frameon=False,
                title="tree mechanism", title_fontsize="small")

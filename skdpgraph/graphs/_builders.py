@@ -39,7 +39,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..exceptions import DenseMemoryError, DisconnectedGraphWarning
 from ..utils import check_dense_memory, check_graph, directed_csr, from_networkx, n_components
 from ..utils._config import CHUNK_SIZE, _bytes, get_config, warn_data_dependent
-from ..utils._graph import _check_feature_scale, _refuse_dask
+from ..utils._graph import _check_feature_scale, _refuse_dask, _stored_entries
 from ..utils._networkx import _is_networkx_graph
 from ..utils._param_validation import Interval, StrOptions, fit_context
 from ..utils._validation import NodeFeaturesOutMixin, values_withheld
@@ -209,6 +209,31 @@ def _max_row_norm(X):
     return float(np.sqrt(np.max(squares)))
 
 
+def _precomputed_distances(X, square):
+    """The distances a precomputed matrix gives, as the clusterers read them: a BSR's
+    padding dropped and duplicate entries summed (scipy's convention); with ``square``
+    (the fitted points) its canonical graph (:func:`skdpgraph.check_graph`: checked, and
+    symmetric bit for bit) with the matrix's own diagonal, stored where it was. A new
+    array: the caller's is not modified."""
+    if sp.issparse(X):
+        X = sp.csr_array(_stored_entries(X), copy=True)
+        X.sum_duplicates()
+    if not square:
+        return X
+    G = check_graph(X, metric="precomputed")  # no diagonal
+    if not sp.issparse(X):
+        X = np.asarray(X)
+        np.fill_diagonal(G, np.diagonal(X))  # checked finite; negatives refused below
+        return G
+    diagonal = sp.coo_array(X)
+    diagonal = diagonal.row[diagonal.row == diagonal.col]
+    G = sp.coo_array(G)
+    rows = np.concatenate([G.row, diagonal]).astype(np.int64)
+    cols = np.concatenate([G.col, diagonal]).astype(np.int64)
+    values = np.concatenate([G.data, X.diagonal()[diagonal]])
+    return directed_csr(rows, cols, values, X.shape[0])
+
+
 def _check_precomputed(X, what="X"):
     """Non-negative distances; returns the stored (row, col, value) triplets."""
     if sp.issparse(X):
@@ -255,10 +280,8 @@ class _GraphTransformer(NodeFeaturesOutMixin, TransformerMixin, BaseEstimator):
                     "graph with metric='precomputed' (its weights are distances)."
                 )
             X = from_networkx(X)
-        if self.metric == "precomputed" and reset:
-            # The one gateway's checks: square, symmetric, finite, non-negative
-            # (the caller's array is not modified).
-            check_graph(X, metric="precomputed")
+        if self.metric == "precomputed":
+            X = _precomputed_distances(X, square=reset)
         with values_withheld("X"):  # scikit-learn's messages would quote the input
             X = validate_data(self, X, reset=reset, accept_sparse=accept_sparse,
                               dtype=np.float64, ensure_min_samples=2 if reset else 1)
@@ -772,6 +795,17 @@ class HomogeneousGraph(_GraphTransformer):
         return directed_csr(rows, cols, d / scale, (n_q, n_f)), scale
 
     def _fit_graph(self, X, y):
+        """Fit and build the graph of the fitted points; a refusal (input, labels, memory)
+        leaves the estimator as it was."""
+        before = dict(self.__dict__)
+        try:
+            return self._fit_and_build(X, y)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(before)
+            raise
+
+    def _fit_and_build(self, X, y):
         if not float(self.w_min) < float(self.w_max):
             raise ValueError(
                 f"w_min must be smaller than w_max; got w_min={self.w_min!r}, "
@@ -792,7 +826,11 @@ class HomogeneousGraph(_GraphTransformer):
                 )
             if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
                 raise ValueError("y contains NaN or infinite labels.")
-            self.classes_, codes = np.unique(y, return_inverse=True)
+            try:
+                self.classes_, codes = np.unique(y, return_inverse=True)
+            except TypeError:  # e.g. None among strings
+                raise TypeError("y must hold labels of one comparable kind (all numbers or "
+                                "all strings).") from None
             self._labels = codes.ravel().astype(np.int64)
         self._fit_X = X if self.metric != "precomputed" else None
         self._n_fit = n

@@ -11,12 +11,23 @@ import numpy as np
 from ._config import data_dependent_warnings
 from ._sparse import edges_to_csr, graph_edges
 from ._validation import check_n_nodes, check_weight_values
-from ._weights import check_weight_kind, looks_like_counts, similarity_to_distance, warn_counts
+from ._weights import (
+    SIMILARITY_CONVERSIONS,
+    check_weight_kind,
+    looks_like_counts,
+    similarity_to_distance,
+    warn_counts,
+)
 
 
 def _is_networkx_graph(X):
     nx = sys.modules.get("networkx")  # not imported: X cannot be one of its graphs
     return nx is not None and isinstance(X, nx.Graph)
+
+
+#: Values that ``float`` converts but that are no weights: text, complex numbers (their
+#: imaginary part would be dropped) and dates.
+_NOT_WEIGHTS = (str, bytes, np.complexfloating, np.datetime64, np.timedelta64)
 
 
 def from_networkx(G, weight="weight", nodelist=None, default=1.0, *, weight_kind=None,
@@ -70,6 +81,9 @@ def from_networkx(G, weight="weight", nodelist=None, default=1.0, *, weight_kind
 
     if not isinstance(G, nx.Graph):
         raise TypeError(f"from_networkx expects a networkx.Graph; got {type(G).__name__}.")
+    if conversion not in SIMILARITY_CONVERSIONS:  # checked whatever weight_kind says
+        raise ValueError(
+            f"conversion must be one of {SIMILARITY_CONVERSIONS}; got {conversion!r}.")
     if G.is_directed():
         raise ValueError(
             "The graph is directed; graph clustering here needs an undirected "
@@ -109,6 +123,8 @@ def from_networkx(G, weight="weight", nodelist=None, default=1.0, *, weight_kind
             w[k] = default
         else:
             try:
+                if isinstance(d, _NOT_WEIGHTS):  # float() would read or truncate them
+                    raise TypeError
                 w[k] = float(d)
             except (TypeError, ValueError):  # the edge and its value are not named
                 raise TypeError(

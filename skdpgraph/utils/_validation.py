@@ -195,8 +195,7 @@ def check_n_nodes(n):
     """At least two nodes (a graph of fewer has nothing to cluster)."""
     if n < 2:
         raise ValueError(
-            f"A graph needs at least 2 nodes; got {n} node(s) "
-            f"(n_samples={n}, i.e. {n} sample)."
+            f"A graph needs at least 2 nodes; got {n} (n_samples={n}: one node a sample)."
         )
 
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy.spatial.distance import cdist
+from sklearn.base import clone
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -525,3 +526,43 @@ def test_a_leaf_size_past_a_c_size_is_refused_by_name():
     X = np.random.default_rng(0).random((20, 2))
     with pytest.raises(ValueError, match="'leaf_size' parameter of EpsilonGraph"):
         EpsilonGraph(0.3, leaf_size=2**63).fit_transform(X)
+
+
+def test_precomputed_builders_read_the_matrix_as_the_clusterers_do():
+    # A BSR's padding is no edge, duplicate entries add up (scipy's convention) and
+    # mirror entries that differ by rounding are one symmetric edge: as check_graph.
+    D = np.zeros((4, 4))
+    D[0, 2] = D[2, 0] = 1.0
+    D[1, 3] = D[3, 1] = 2.0
+    dup = sp.csr_array((np.full(4, 0.3), (np.array([0, 0, 1, 1]), np.array([1, 1, 0, 0]))),
+                       shape=(3, 3))
+    near = np.array([[0, 0.1, 1], [0.1 * (1 + 1e-9), 0, 1], [1, 1, 0]])
+    cases = [(sp.bsr_array(D, blocksize=(4, 4)), sp.csr_array(D)),
+             (dup, sp.csr_array(dup.toarray())),
+             (sp.csr_array(near), check_graph(sp.csr_array(near)))]
+    for X, same in cases:
+        for builder in (EpsilonGraph(radius=0.5, metric="precomputed"),
+                        EpsilonGraph(radius=5.0, metric="precomputed"),
+                        HomogeneousGraph(0.2, 0.5, metric="precomputed"),
+                        HomogeneousGraph(0.05, 0.1, metric="precomputed")):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                G, H = builder.fit_transform(X), clone(builder).fit_transform(same)
+            assert (G != H).nnz == 0 and (G != G.T).nnz == 0, (builder, X.format)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        G = EpsilonGraph(radius=0.1, metric="precomputed").fit_transform(near)
+    assert (G != G.T).nnz == 0 and G[0, 1] == G[1, 0] == 0 and G.nnz == 3  # the diagonal
+
+
+def test_a_refused_refit_leaves_the_homogeneous_graph_as_it_was():
+    X = np.random.default_rng(0).random((30, 2))
+    model = HomogeneousGraph(0.1, 0.3).fit(X)
+    state = {k: v for k, v in vars(model).items()}
+    with pytest.raises(ValueError, match="one label per sample"):
+        model.fit(np.random.default_rng(1).random((40, 3)), y=[0, 1])
+    assert vars(model).keys() == state.keys() and model.n_features_in_ == 2
+    np.testing.assert_array_equal(model.transform(X[:5]).toarray(),
+                                  HomogeneousGraph(0.1, 0.3).fit(X).transform(X[:5]).toarray())
+    with pytest.raises(TypeError, match="one comparable kind"):
+        HomogeneousGraph(0.1, 0.3).fit(X[:3], y=np.array(["a", None, "b"], dtype=object))

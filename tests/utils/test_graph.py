@@ -89,7 +89,7 @@ def test_networkx_round_trip():
         (np.array([[0, 1], [1, 0]], dtype="datetime64[s]"), "precomputed", TypeError, "dtype"),
         (np.array([["a", "b"], ["c", "d"]], dtype=object), "euclidean", TypeError, "non-numeric"),
         (np.zeros((2, 2), dtype=complex), "precomputed", ValueError, "Complex data"),
-        (np.zeros((1, 3)), "euclidean", ValueError, "1 sample"),
+        (np.zeros((1, 3)), "euclidean", ValueError, "n_samples=1"),
         (np.array([[0.0, np.nan]]).repeat(3, 0), "euclidean", ValueError, "NaN"),
     ],
 )
@@ -507,3 +507,15 @@ def test_edge_lists_refuse_weights_that_are_not_real_numbers_by_name():
     assert G[0, 1] == 0.5
     with pytest.raises(ValueError, match="NaN or infinite weights\\.$"):
         edges_to_csr([0, 1], [1, 2], [np.nan, 1.0], 3)
+
+
+def test_networkx_weights_that_float_would_read_or_truncate_are_refused():
+    for value in (np.complex128(2 + 3j), np.datetime64("2020-01-01"), "7", b"7"):
+        G = nx.Graph()
+        G.add_edge(0, 1, weight=value)
+        with pytest.raises(TypeError, match="non-numeric 'weight'"):
+            from_networkx(G)
+    G = nx.path_graph(3)
+    assert from_networkx(G).nnz == 4
+    with pytest.raises(ValueError, match="conversion must be one of"):
+        from_networkx(G, conversion="foo")
