@@ -750,7 +750,8 @@ def _nearest_precomputed(X, n_train, similarity=False):
         counts = np.diff(X.indptr)
         if np.any(counts == 0):
             raise ValueError(
-                f"a row of X stores no value; every query needs at least one of its {what} to the training nodes."
+                f"a row of X stores no value; every query needs at least one of its {what} "
+                "to the training nodes."
             )
         row = np.repeat(np.arange(X.shape[0]), counts)
         # Sort by (row, distance, column): the first entry of each row wins.
