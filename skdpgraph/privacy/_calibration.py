@@ -21,6 +21,7 @@ The noise itself is drawn by :mod:`skdpgraph.privacy` 's samplers.
 """
 
 import math
+import sys
 from decimal import Decimal
 from fractions import Fraction
 
@@ -243,8 +244,11 @@ def exponential_tree_scale(epsilon, sensitivity, neighborhood, n_tree_edges):
     """
     epsilon = check_epsilon(epsilon)
     n_tree_edges = check_int(n_tree_edges, "n_tree_edges", 0)
-    delta_u = release_sensitivity(max(n_tree_edges, 1), sensitivity, neighborhood)
-    return epsilon / (2.0 * delta_u)
+    mu = check_sensitivity(sensitivity)
+    check_neighborhood(neighborhood)
+    # Delta exactly (mu, or k mu unrounded) and c rounded down: 2 c Delta <= epsilon.
+    delta_u = Fraction(mu) * (max(n_tree_edges, 1) if neighborhood == "linf" else 1)
+    return _below(epsilon, 2 * delta_u)
 
 
 def input_perturbation_scale(noise, *, sensitivity, neighborhood, n_tree_edges,
@@ -298,8 +302,9 @@ def input_perturbation_scale(noise, *, sensitivity, neighborhood, n_tree_edges,
             raise ValueError("Gaussian noise needs delta (or a rho target).")
         l2 = release_sensitivity(n_edges, mu, neighborhood, norm="l2")
         return gaussian_sigma(l2, rho), rho
-    # k exponential-mechanism steps P(e) ~ exp(-w(e) / b): b = 2 mu / eps_step.
-    return 2.0 * mu / pamst_step_epsilon(n_tree_edges, epsilon, rho), rho
+    # k exponential-mechanism steps P(e) ~ exp(-w(e) / b): b = 2 mu / eps_step, rounded
+    # up (each step loses 2 mu / b <= eps_step exactly).
+    return _above(2 * Fraction(mu), pamst_step_epsilon(n_tree_edges, epsilon, rho)), rho
 
 
 def noisy_max_prim_scale(*, sensitivity, n_tree_edges, epsilon=None, delta=None,
@@ -955,11 +960,40 @@ def bit_vote_scale(epsilon, mean, direction=None):
     return _below(epsilon, bound)
 
 
+def step_rate(step_epsilon, sensitivity):
+    """Inverse temperature ``c = eps_step / (2 mu)`` of an exponential-mechanism step
+    ``P(e) ~ exp(-c w(e))`` whose utility moves by at most ``mu``, rounded down:
+    ``2 c mu <= eps_step`` exactly."""
+    return _below(step_epsilon, 2 * Fraction(sensitivity))
+
+
+def rate_of_scale(scale):
+    """Inverse temperature ``1 / b`` of odds ``exp(-w / b)``, rounded down (``c b <= 1``
+    exactly); ``inf`` for a scale that underflowed to 0."""
+    return _below(1.0, scale) if scale > 0 else math.inf
+
+
+def _above(bound, epsilon):
+    """The smallest double ``b`` of about ``bound / epsilon`` with ``b * epsilon >= bound``
+    exactly (``bound`` a double or a Fraction; ``inf`` past the largest double)."""
+    if math.isinf(epsilon):  # a step of infinite budget: no noise
+        return 0.0
+    bound = Fraction(bound)
+    quotient = bound / Fraction(epsilon)
+    b = float(quotient) if quotient <= Fraction(sys.float_info.max) else math.inf
+    while b < math.inf and Fraction(b) * Fraction(epsilon) < bound:
+        b = math.nextafter(b, math.inf)
+    return b
+
+
 def _below(epsilon, bound):
     """The largest double ``eta`` of about ``epsilon / bound`` with ``eta * bound <= epsilon``
     exactly (``bound`` a double or a Fraction)."""
+    if math.isinf(epsilon):  # an infinite budget: an infinite rate (callers cap it)
+        return math.inf
     bound = Fraction(bound)
-    eta = float(Fraction(epsilon) / bound)
+    quotient = Fraction(epsilon) / bound
+    eta = float(quotient) if quotient < Fraction(sys.float_info.max) else sys.float_info.max
     while eta > 0.0 and Fraction(eta) * bound > Fraction(epsilon):
         eta = math.nextafter(eta, 0.0)
     return eta

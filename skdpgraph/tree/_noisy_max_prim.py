@@ -22,9 +22,8 @@ bound); on a sparse graph the race of exponential clocks samples the same
 law in ``O(|E| log |V|)`` time and ``O(|V| + |E|)`` memory, whatever its size.
 """
 
-import math
-
 from ..privacy import check_neighborhood, noisy_max_prim_scale
+from ..privacy._calibration import rate_of_scale
 from ..utils import check_random_state
 from ._base import as_graph
 from ._pamst import _components, exponential_prim
@@ -97,7 +96,7 @@ def noisy_max_prim_tree(graph, epsilon=None, *, sensitivity, neighborhood="linf"
                                 n_tree_edges=graph.shape[0] - components[0],
                                 epsilon=epsilon, delta=delta, rho=rho)
     # A scale that underflows to 0 (absurd budgets) is an infinite rate, capped there.
-    return exponential_prim(graph, 1.0 / b if b > 0 else math.inf, rng, components=components)
+    return exponential_prim(graph, rate_of_scale(b), rng, components=components)
 
 
 def noisy_max_prim_rate(n_tree_edges, *, sensitivity, neighborhood, epsilon=None, rho=None):
@@ -105,4 +104,4 @@ def noisy_max_prim_rate(n_tree_edges, *, sensitivity, neighborhood, epsilon=None
     ``n_tree_edges`` edges (the registry's ``rate``)."""
     b, _ = noisy_max_prim_scale(sensitivity=sensitivity, n_tree_edges=n_tree_edges,
                                 epsilon=epsilon, rho=rho)
-    return 1.0 / b if b > 0 else math.inf
+    return rate_of_scale(b)

@@ -19,6 +19,7 @@ from ..privacy import (
     resolve_budget,
     standard_gumbel,
 )
+from ..privacy._calibration import step_rate
 from ..privacy._samplers import standard_exponential
 from ..utils import (
     check_random_state,
@@ -199,7 +200,7 @@ def pamst(graph, epsilon=None, *, sensitivity, neighborhood="l1", delta=None, rh
 def pamst_rate(n_tree_edges, *, sensitivity, neighborhood, epsilon=None, rho=None):
     """Inverse temperature ``c = eps_step / (2 mu)`` of PAMST's steps ``P(e) ~ exp(-c w(e))``
     on a forest of ``n_tree_edges`` edges (the registry's ``rate``)."""
-    return pamst_step_epsilon(n_tree_edges, epsilon, rho) / (2.0 * sensitivity)
+    return step_rate(pamst_step_epsilon(n_tree_edges, epsilon, rho), sensitivity)
 
 
 #: Samplers of :func:`exponential_prim` on sparse graphs.
