@@ -969,7 +969,9 @@ def step_rate(step_epsilon, sensitivity):
 
 def rate_of_scale(scale):
     """Inverse temperature ``1 / b`` of odds ``exp(-w / b)``, rounded down (``c b <= 1``
-    exactly); ``inf`` for a scale that underflowed to 0."""
+    exactly); ``inf`` for a scale that underflowed to 0, 0 for one that overflowed."""
+    if math.isinf(scale):
+        return 0.0
     return _below(1.0, scale) if scale > 0 else math.inf
 
 

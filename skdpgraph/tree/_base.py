@@ -121,6 +121,27 @@ def _check_spanning_tree(tree, what):
 #: Largest ``c * (w_max - w_min)`` a tree mechanism uses (see :func:`capped_rate`).
 MAX_LOG_SPREAD = 1e300
 
+#: Largest log-weight ``c |w|`` the exponential mechanism's sampler takes, and largest
+#: key ``|w| / b`` of the Gumbel input perturbation, in units of the noise: doubles of
+#: that size round by at most ``2**-20``, so sums and comparisons keep the law's odds to
+#: about that. Past it they round by O(1) (at ``2**52``: by 1), and both the law and the
+#: privacy loss are lost (measured: a loss of 4.6 at epsilon 2 with weights near 2**52).
+EXACT_LOG_SPREAD = 2.0 ** 32
+
+
+def check_exact_log_spread(scale, magnitude, what, after=""):
+    """Refuse ``scale * magnitude > EXACT_LOG_SPREAD`` (``magnitude``: the largest
+    ``|w|``, of the data or of the public bounds): the mechanism's doubles could not
+    draw its law. The message names the public ``scale`` only."""
+    if magnitude > 0 and not scale * magnitude <= EXACT_LOG_SPREAD:
+        raise ValueError(
+            f"{what}: the inverse temperature {scale:.3g} (from the budget and the "
+            "sensitivity) times the largest weight passes 2**32: in double precision the "
+            "sampler would round its log-odds by more than 2**-20 and would not draw "
+            "its law, nor keep its privacy. Lower the budget, raise the sensitivity, or "
+            "subtract a public offset (the lower weight bound) from the weights." + after
+        )
+
 
 def capped_rate(c, w_min, w_max):
     """The inverse temperature ``c`` of ``exp(-c w)`` capped so that

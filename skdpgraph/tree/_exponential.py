@@ -19,13 +19,15 @@ tree law is ``|V| - 1`` times sharper (``c = epsilon / (2 mu)`` against
 ``epsilon / (2 (|V| - 1) mu)`` per PAMST step).
 """
 
+import numpy as np
+
 from ..privacy import (
     exponential_mechanism_epsilon,
     exponential_tree_scale,
     resolve_budget,
 )
 from ..utils import check_random_state, graph_edges, n_components
-from ._base import as_graph, capped_rate, make_spanning_tree
+from ._base import as_graph, check_exact_log_spread, make_spanning_tree
 from ._ust._sampler import UST_METHODS, sample_weighted_ust
 from ..utils._docs import fill_doc
 
@@ -95,7 +97,11 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
     ``3.9e-16`` for ``10**6`` edges, ``1.9e-19`` for 500), so the release is
     ``(epsilon, (1 + e**epsilon) delta_ust)``-DP; with ``reduce=False`` there
     is no truncation and it is ``epsilon``-DP up to the resolution of double
-    precision. No random choice gives probability 0 to a tree the exact law
+    precision. That resolution is absolute in log space: the log-weights
+    ``-c w`` are rounded and summed, so they are held to ``c |w| <= 2**32``
+    (rounding below ``2**-20``) and larger ones are refused
+    (:class:`ValueError`); they are not shifted by the lightest weight, whose
+    rounding would tie every log-weight to one private value. No random choice gives probability 0 to a tree the exact law
     allows (apart from the documented truncation): every choice is a
     Gumbel-max with unbounded Gumbel tails or an inverse-CDF lookup over
     entries of at least ``2**-20`` of their total, the lighter entries being
@@ -153,11 +159,15 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
     u, v, w = graph_edges(graph)
     c = exponential_rate(n - n_components(graph), sensitivity=sensitivity,
                          neighborhood=neighborhood, epsilon=epsilon, rho=rho)
-    w_min = float(w.min()) if w.size else 0.0
-    c = capped_rate(c, w_min, float(w.max()) if w.size else 0.0)
-    # Shifted by the lightest weight (the law depends on differences only): finite for
-    # any weights once c is capped.
-    chosen = sample_weighted_ust(u, v, -c * (w - w_min), n, rng, method=method,
+    w_min, w_max = (float(w.min()), float(w.max())) if w.size else (0.0, 0.0)
+    if w_max > w_min:
+        # Not shifted by the lightest weight: its rounding would tie every log-weight to
+        # one private value. Each one is -c w, rounded by at most 2**-20.
+        check_exact_log_spread(c, w_max, "exponential_tree")
+        log_weights = -c * w
+    else:  # every tree equally likely, whatever c
+        log_weights = np.zeros(w.size)
+    chosen = sample_weighted_ust(u, v, log_weights, n, rng, method=method,
                                  max_work=max_work, reduce=reduce)
     return make_spanning_tree(u[chosen], v[chosen], w[chosen], n, check_input=False)
 

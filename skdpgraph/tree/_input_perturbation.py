@@ -56,7 +56,8 @@ from ..privacy import (
     standard_gumbel,
 )
 from ..utils import check_random_state, graph_edges, n_components
-from ._base import as_graph, make_spanning_tree
+from ..privacy._calibration import rate_of_scale
+from ._base import as_graph, check_exact_log_spread, make_spanning_tree
 from ._mst import edge_list_mst
 from ..utils._docs import fill_doc
 
@@ -190,6 +191,10 @@ def input_perturbation_edge_noise(weights, *, n_edges, n_tree_edges, sensitivity
         n_tree_edges=n_tree_edges, n_edges=n_edges, epsilon=epsilon, delta=delta, rho=rho)
     m = np.asarray(weights).size
     if noise == "gumbel":
+        if scale > 0:  # keys w - b G round at ulp(w): within 2**-20 of b, or refused
+            check_exact_log_spread(rate_of_scale(scale),
+                                   float(np.max(np.abs(weights), initial=0)),
+                                   "input perturbation")
         # Absurd scales may overflow a key to +-inf: still an edge, ordered as the MST
         # of the keys orders it (keys only, never released).
         with np.errstate(over="ignore"):
@@ -200,3 +205,14 @@ def input_perturbation_edge_noise(weights, *, n_edges, n_tree_edges, sensitivity
     return release_gaussian(
         weights, release_sensitivity(n_edges, sensitivity, neighborhood, norm="l2"), rho_used,
         random_state, n_values=int(n_edges))
+
+
+def input_perturbation_rate(n_tree_edges, *, sensitivity, neighborhood, epsilon=None,
+                            rho=None):
+    """``1 / b`` of the Gumbel input perturbation on a forest of ``n_tree_edges`` edges (the
+    registry's ``exact_rate``)."""
+    scale, _ = input_perturbation_scale("gumbel", sensitivity=sensitivity,
+                                        neighborhood=neighborhood, n_tree_edges=n_tree_edges,
+                                        n_edges=max(n_tree_edges, 1), epsilon=epsilon,
+                                        rho=rho)
+    return rate_of_scale(scale)

@@ -16,9 +16,19 @@ import numpy as np
 
 from ..privacy import check_neighborhood, normalize_weights, tree_release_noise
 from ..utils import check_int, edges_to_csr, n_components as count_components
-from ._base import MAX_LOG_SPREAD, SpanningTree, check_tree
+from ._base import (
+    EXACT_LOG_SPREAD,
+    MAX_LOG_SPREAD,
+    SpanningTree,
+    check_exact_log_spread,
+    check_tree,
+)
 from ._exponential import exponential_rate, exponential_tree
-from ._input_perturbation import input_perturbation_edge_noise, input_perturbation_tree
+from ._input_perturbation import (
+    input_perturbation_edge_noise,
+    input_perturbation_rate,
+    input_perturbation_tree,
+)
 from ._laplace_mst import laplace_edge_noise, laplace_mst
 from ._noisy_max_prim import noisy_max_prim_rate, noisy_max_prim_tree
 from ._pamst import pamst, pamst_rate
@@ -67,6 +77,13 @@ class TreeMechanism(NamedTuple):
         whose ``c`` times the width of the public weight bounds passes
         ``1e300``, where the sampler would cap ``c`` from the private spread
         of the weights.
+    exact_rate : callable or None
+        Set for a sampler whose doubles hold ``c |w|`` (the exponential mechanism's
+        log-weights; input perturbation's keys in units of its scale, ``c = 1 / b``),
+        with the signature of ``rate``: :func:`check_tree_release` refuses, before the
+        charge, a ``c`` times the largest public bound past ``2**32``
+        (:data:`~skdpgraph.tree._base.EXACT_LOG_SPREAD`), where they round by more
+        than ``2**-20``.
     """
 
     func: Callable
@@ -76,6 +93,7 @@ class TreeMechanism(NamedTuple):
     edge_noise: Optional[Callable] = None
     truncation: Optional[Callable] = None
     rate: Optional[Callable] = None
+    exact_rate: Optional[Callable] = None
 
 
 #: Registered tree mechanisms: ``name -> TreeMechanism``.
@@ -86,10 +104,12 @@ TREE_MECHANISMS = {
     "laplace": TreeMechanism(laplace_mst, releases_weights=True, zcdp=False,
                              edge_noise=laplace_edge_noise),
     # Hladik and Tetek (FORC 2025): the exponential mechanism over all trees.
-    "exponential": TreeMechanism(exponential_tree, truncation=ust_delta, rate=exponential_rate),
+    "exponential": TreeMechanism(exponential_tree, truncation=ust_delta, rate=exponential_rate,
+                                 exact_rate=exponential_rate),
     # Pagh, Retschmeier, Wu and Zhang (2024): one Gumbel perturbation, then MST.
     "input_perturbation": TreeMechanism(input_perturbation_tree,
-                                        edge_noise=input_perturbation_edge_noise),
+                                        edge_noise=input_perturbation_edge_noise,
+                                        exact_rate=input_perturbation_rate),
     # Pagh and Retschmeier (2024): Prim with Report-Noisy-Max, zCDP.
     "noisy_max_prim": TreeMechanism(noisy_max_prim_tree, rate=noisy_max_prim_rate),
 }
@@ -336,6 +356,17 @@ def check_tree_release(mechanism, plan, *, sensitivity, neighborhood, n_nodes, n
                 "(the minimum spanning tree is then released with certainty but for odds "
                 "below exp(-1e300)). Lower the tree's budget or raise the sensitivity. "
                 "Nothing was charged.")
+    if mechanism.exact_rate is not None and weight_bounds is not None and n_nodes >= 2 \
+            and n_edges:
+        # c is largest at k = 1; otherwise the exact k decides.
+        magnitude = max(abs(float(weight_bounds[0])), abs(float(weight_bounds[1])))
+        c = mechanism.exact_rate(1, sensitivity=sensitivity, neighborhood=neighborhood,
+                                 **budget)
+        if not c * magnitude <= EXACT_LOG_SPREAD and (tree_edges() or 1) > 1:
+            c = mechanism.exact_rate(tree_edges(), sensitivity=sensitivity,
+                                     neighborhood=neighborhood, **budget)
+        check_exact_log_spread(c, magnitude, "The tree release",
+                               " The weight bounds are public. Nothing was charged.")
     if mechanism.edge_noise is not None and n_edges:  # one public value, public draws
         mechanism.edge_noise(np.zeros(1), n_edges=n_edges, n_tree_edges=max(n_nodes - 1, 1),
                              sensitivity=sensitivity, neighborhood=neighborhood,

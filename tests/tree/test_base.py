@@ -85,8 +85,10 @@ def test_infinite_rates_on_tiny_spreads_give_trees(epsilon, mu):
     from skdpgraph.tree import exponential_tree, noisy_max_prim_tree, pamst
 
     D = np.array([[0, 1, 1 + 1e-12], [1, 0, 1 + 2e-12], [1 + 1e-12, 1 + 2e-12, 0]])
-    for mechanism in (exponential_tree, pamst):
-        assert mechanism(D, epsilon, sensitivity=mu, random_state=0).edges.shape == (2, 2)
+    assert pamst(D, epsilon, sensitivity=mu, random_state=0).edges.shape == (2, 2)
+    # The exponential mechanism's log-weights c w would pass 2**32: refused by name.
+    with pytest.raises(ValueError, match="passes 2\\*\\*32"):
+        exponential_tree(D, epsilon, sensitivity=mu, random_state=0)
     t = noisy_max_prim_tree(D, epsilon, sensitivity=mu, delta=1e-6, random_state=0)
     assert t.edges.shape == (2, 2)
 

@@ -267,3 +267,14 @@ def test_a_graph_without_edges_gives_the_empty_forest(noise, extra):
     t = input_perturbation_tree(sp.csr_array((3, 3)), 1.0, sensitivity=0.1, noise=noise,
                                 random_state=0, **extra)
     assert t.edges.shape == (0, 2)
+
+
+def test_keys_that_doubles_round_past_the_noise_scale_are_refused():
+    # Weights near 2**52 round at 1, a fifth of the scale b = 5: keys w - b G tied and
+    # broken by edge order (the law was off by 0.547 against 0.25). Refused by name.
+    B = 2.0 ** 52 + 2
+    D = np.array([[0, 0.5, B], [0.5, 0, B + 1], [B, B + 1, 0]])
+    with pytest.raises(ValueError, match="passes 2\\*\\*32"):
+        input_perturbation_tree(D, 2.0, sensitivity=1.0, random_state=0)
+    D[D > 1] -= 2.0 ** 52  # the same differences, near 0: drawn
+    assert input_perturbation_tree(D, 2.0, sensitivity=1.0, random_state=0).edges.shape == (2, 2)

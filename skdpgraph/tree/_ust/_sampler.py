@@ -171,7 +171,9 @@ def sample_weighted_ust(u, v, log_conductance, n, random_state, *, method="auto"
     probability gets probability 0 (with ``reduce=False``); the probabilities
     themselves are computed with sums and products of positive numbers, with
     relative rounding errors of order ``k 2**-53`` for a component of ``k``
-    nodes; a cell of a lookup, at least ``2**-20`` of its row of ``d``
+    nodes (in log space: absolute errors of ``k 2**-53`` times the largest
+    log-conductance, which :func:`~skdpgraph.tree.exponential_tree` holds to
+    ``2**32``); a cell of a lookup, at least ``2**-20`` of its row of ``d``
     entries, is realised within a relative ``(d + 1) 2**-33``.
 
     References
