@@ -101,8 +101,8 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
     ``-c w`` are rounded and summed, so they are held to ``c |w| <= 2**32``
     (rounding below ``2**-20``) and larger ones are refused
     (:class:`ValueError`); they are not shifted by the lightest weight, whose
-    rounding would tie every log-weight to one private value. No random choice gives probability 0 to a tree the exact law
-    allows (apart from the documented truncation): every choice is a
+    rounding would tie every log-weight to one private value. No random
+    choice gives probability 0 to a tree the exact law allows (apart from the documented truncation): every choice is a
     Gumbel-max with unbounded Gumbel tails or an inverse-CDF lookup over
     entries of at least ``2**-20`` of their total, the lighter entries being
     drawn apart with their exact total probability.
