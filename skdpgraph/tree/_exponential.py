@@ -102,8 +102,9 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
     (rounding below ``2**-20``) and larger ones are refused
     (:class:`ValueError`); they are not shifted by the lightest weight, whose
     rounding would tie every log-weight to one private value. No random
-    choice gives probability 0 to a tree the exact law allows (apart from the documented truncation): every choice is a
-    Gumbel-max with unbounded Gumbel tails or an inverse-CDF lookup over
+    choice gives probability 0 to a tree the exact law allows (apart from
+    the documented truncation): every choice is a Gumbel-max with unbounded
+    Gumbel tails or an inverse-CDF lookup over
     entries of at least ``2**-20`` of their total, the lighter entries being
     drawn apart with their exact total probability.
 
