@@ -281,10 +281,13 @@ class _GraphTransformer(NodeFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 )
             X = from_networkx(X)
         if self.metric == "precomputed":
-            X = _precomputed_distances(X, square=reset)
+            canonical = _precomputed_distances(X, square=reset)
         with values_withheld("X"):  # scikit-learn's messages would quote the input
+            # The caller's matrix: its shape, column names and the usual checks.
             X = validate_data(self, X, reset=reset, accept_sparse=accept_sparse,
                               dtype=np.float64, ensure_min_samples=2 if reset else 1)
+        if self.metric == "precomputed" and (reset or sp.issparse(canonical)):
+            X = canonical.astype(np.float64, copy=False)  # the distances it gives
         if self.metric != "precomputed":
             _check_feature_scale(X, "X")  # as check_graph: distances that overflow are refused
         return X

@@ -566,3 +566,17 @@ def test_a_refused_refit_leaves_the_homogeneous_graph_as_it_was():
                                   HomogeneousGraph(0.1, 0.3).fit(X).transform(X[:5]).toarray())
     with pytest.raises(TypeError, match="one comparable kind"):
         HomogeneousGraph(0.1, 0.3).fit(X[:3], y=np.array(["a", None, "b"], dtype=object))
+
+
+def test_a_precomputed_frame_keeps_its_column_names():
+    pd = pytest.importorskip("pandas")
+    D = np.abs(np.subtract.outer(np.arange(4.0), np.arange(4.0)))
+    frame = pd.DataFrame(D, columns=list("abcd"))
+    for builder in (EpsilonGraph(radius=1.5, metric="precomputed"),
+                    HomogeneousGraph(0.5, 0.9, metric="precomputed")):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", UserWarning)  # no feature-name mismatch
+            warnings.simplefilter("ignore", DisconnectedGraphWarning)
+            builder.fit(frame)
+            builder.transform(frame)
+        assert list(builder.feature_names_in_) == list("abcd")
