@@ -464,11 +464,12 @@ class EpsilonGraph(_GraphTransformer):
     def _query_radius(self, X):
         """A radius whose search surely returns every pair within ``radius``.
 
-        The search computes Euclidean and cosine distances with the
-        dot-product trick, whose error in the squared distance is about
-        ``n_features * eps * (|x|^2 + |y|^2)``; the candidates are then
-        filtered with exact distances, so a generous margin costs nothing
-        but a few extra candidates.
+        The brute-force search computes Euclidean and cosine distances with
+        the dot-product trick, whose error in the squared distance is about
+        ``n_features * eps * (|x|^2 + |y|^2)``; the trees compute them from
+        coordinate differences, within a relative ``n_features * eps``. The
+        candidates are then filtered with exact distances, so a generous
+        margin costs nothing but a few extra candidates.
         """
         r = float(self.radius)
         if self.metric == "precomputed" or callable(self.metric):
@@ -476,6 +477,11 @@ class EpsilonGraph(_GraphTransformer):
         kind, _ = _canonical_metric(self.metric, self._p)
         d = X.shape[1]
         tol = 64.0 * (d + 2) * np.finfo(np.float64).eps
+        if kind == "euclid" and getattr(self.nn_, "_fit_method", "brute") != "brute":
+            # The trees compute distances from coordinate differences, exact to a
+            # relative tol: no dot-product trick, no error growing with the norms
+            # (points far from the origin would make every pair a candidate).
+            return r * (1.0 + tol) * (1.0 + 1e-12)
         scale = max(self._fit_scale, _max_row_norm(X))
         if kind == "euclid":
             return math.sqrt(r * r + tol * 2.0 * scale * scale) * (1.0 + 1e-12)

@@ -580,3 +580,24 @@ def test_a_precomputed_frame_keeps_its_column_names():
             builder.fit(frame)
             builder.transform(frame)
         assert list(builder.feature_names_in_) == list("abcd")
+
+
+@pytest.mark.parametrize("algorithm", ["kd_tree", "ball_tree", "brute"])
+def test_epsilon_graph_far_from_the_origin_is_the_graph_near_it(algorithm):
+    # The trees' distances come from coordinate differences: a margin that grew with the
+    # norms made every pair a candidate (refused as too dense at 1e6). Pairs exactly at
+    # the radius, and one ulp beyond, decide as near the origin.
+    from skdpgraph.utils import config_context
+
+    rng = np.random.default_rng(3)
+    X0 = rng.uniform(size=(3000, 2))
+    for offset in (0.0, 1e6):
+        X = X0 + offset
+        D = cdist(X, X)
+        radius = float(np.sort(D[0])[25])  # a pair at exactly the radius
+        limit = 2**26 if algorithm != "brute" else None  # ~20 times the graph's bytes
+        with config_context(max_dense_memory=limit):
+            G = EpsilonGraph(radius=radius, algorithm=algorithm).fit_transform(X)
+        assert np.array_equal(G.toarray() > 0, (D <= radius) & (D > 0)), offset
+        nudged = np.nextafter(radius, 0)
+        assert EpsilonGraph(radius=nudged, algorithm=algorithm).fit_transform(X).nnz < G.nnz
