@@ -122,8 +122,10 @@ def dbmstclu(tree, *, check_input=True):
     bound over it finds the best cut exactly, ties included. The bounds stay
     valid under a cut below a node that leaves the node's largest edge and
     smallest cut as they were, so a cut makes only the ancestors whose
-    extremes it took be evaluated again, and no tree shape makes the work per
-    cut grow with the size of the cluster. The engine is compiled with numba
+    extremes it took be evaluated again. The work per cut stays within a few
+    microseconds on every shape measured but one: a heavy path peeled one node
+    at a time beside a large light part, where it grows about like the square
+    root of the cluster's size (see ``docs/dbmstclu.md``). The engine is compiled with numba
     on first use. See ``docs/dbmstclu.md``.
     """
     from ._dbmstclu_kernels import cut_sequence  # numba: imported (and compiled) on first use
@@ -133,7 +135,11 @@ def dbmstclu(tree, *, check_input=True):
     else:
         check_canonical_indices(edges=tree.edges, n=tree.tree.shape[0],
                                 n_weights=np.shape(tree.weights)[0])
-    n, w = tree.tree.shape[0], tree.weights
+        # The compiled loops mark empty ranges with +-inf: an infinite or NaN weight
+        # breaks them, and ended the process.
+        if not np.all(np.isfinite(np.asarray(tree.weights, dtype=np.float64))):
+            raise ValueError("tree contains NaN or infinite weights; weights must be finite.")
+    n, w = tree.tree.shape[0], np.asarray(tree.weights, dtype=np.float64)
     if n == 0:
         raise ValueError("tree has no node: DBMSTClu needs at least one.")
     cuts, path, labels = cut_sequence(n, tree.edges, w, TIE_RTOL)

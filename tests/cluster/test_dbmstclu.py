@@ -513,3 +513,18 @@ def test_unchecked_tree_is_still_checked_for_node_numbers():
         with pytest.raises(ValueError, match="check_input=False is for canonical"):
             dbmstclu(bad, check_input=False)
     assert dbmstclu(tree, check_input=False).n_clusters == dbmstclu(tree).n_clusters
+
+
+def test_unchecked_trees_with_weights_that_are_not_finite_are_refused():
+    # check_input=False checked the indices only: an infinite weight ended the process.
+    from skdpgraph import SpanningTree
+    from skdpgraph.tree import check_tree
+
+    rows = np.array([0, 1, 1, 2, 2, 3, 3, 4])
+    cols = np.array([1, 0, 2, 1, 3, 2, 4, 3])
+    t = check_tree(sp.csr_array((np.ones(8), (rows, cols)), shape=(5, 5)))
+    for bad in (np.inf, np.nan, -np.inf):
+        with pytest.raises(ValueError, match="NaN or infinite weights"):
+            dbmstclu(SpanningTree(t.tree, t.edges, [1.0, bad, 1.0, 2.0]), check_input=False)
+    assert dbmstclu(SpanningTree(t.tree, t.edges, [1.0, 3.0, 1.0, 2.0]),
+                    check_input=False).n_clusters >= 2
