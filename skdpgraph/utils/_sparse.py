@@ -175,13 +175,21 @@ def graph_edges(graph):
     u, v : ndarray of int64 of shape (m,)
         Endpoints of the ``m`` edges, ``u < v``.
     w : ndarray of float64 of shape (m,)
-        Their weights.
+        Their weights (an entry stored more than once: the sum, scipy's reading).
+
+    Raises
+    ------
+    TypeError
+        For anything but an ndarray or a scipy sparse matrix.
     """
+    if not (sp.issparse(graph) or isinstance(graph, np.ndarray)):
+        raise TypeError(f"graph_edges takes a canonical graph (an ndarray or a scipy sparse "
+                        f"matrix, as check_graph returns); got {type(graph).__name__}.")
     if sp.issparse(graph):
         G = graph.tocsr()
-        if not G.has_sorted_indices:
+        if not G.has_canonical_format:  # sorted, each entry once (summed, as scipy reads it)
             G = G.copy()
-            G.sort_indices()
+            G.sum_duplicates()
         # Row-major order of a CSR with sorted indices is lexicographic.
         # Compared in the stored index dtype, widened after the selection:
         # half the memory traffic for int32 indices.

@@ -206,3 +206,16 @@ def test_node_counts_past_memory_are_refused_before_allocating():
                          timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["refused"] * 4
+
+
+def test_graph_edges_reads_duplicates_as_scipy_does_and_names_what_it_takes():
+    from skdpgraph.utils import graph_edges
+
+    dup = sp.csr_array((np.full(4, 0.5), np.array([1, 1, 0, 0]), np.array([0, 2, 4])),
+                       shape=(2, 2))
+    before = dup.data.copy()
+    u, v, w = graph_edges(dup)
+    assert (u.tolist(), v.tolist(), w.tolist()) == ([0], [1], [1.0])
+    np.testing.assert_array_equal(dup.data, before)
+    with pytest.raises(TypeError, match="canonical graph.*got list"):
+        graph_edges([[0, 1.0], [1.0, 0]])
