@@ -234,19 +234,29 @@ def _precomputed_distances(X, square):
     return directed_csr(rows, cols, values, X.shape[0])
 
 
-def _check_precomputed(X, what="X"):
-    """Non-negative distances; returns the stored (row, col, value) triplets."""
-    if sp.issparse(X):
-        coo = sp.coo_array(X)
-        rows, cols, vals = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
-    else:
-        rows, cols = np.indices(X.shape).reshape(2, -1)
-        vals = np.asarray(X, dtype=np.float64).ravel()
-    if vals.size and vals.min() < 0:
+def _check_nonnegative(X, what="X"):
+    values = X.data if sp.issparse(X) else X
+    if values.size and values.min() < 0:
         raise ValueError(
             f"Negative values in data passed to {what}: with metric='precomputed' it "
             "must hold distances >= 0."
         )
+
+
+def _check_precomputed(X, candidate, what="X"):
+    """Non-negative distances; returns the (row, col, value) triplets of the stored entries
+    (every entry of a dense matrix) for which ``candidate(values)`` holds. A dense matrix
+    is filtered before its indices are made: a boolean per entry, not two integers."""
+    _check_nonnegative(X, what)
+    if sp.issparse(X):
+        coo = sp.coo_array(X)
+        rows, cols, vals = coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
+        keep = candidate(vals)
+        rows, cols, vals = rows[keep], cols[keep], vals[keep]
+    else:
+        keep = candidate(X)
+        rows, cols = np.nonzero(keep)
+        vals = X[keep]
     return rows, cols, np.asarray(vals, dtype=np.float64)
 
 
@@ -442,7 +452,7 @@ class EpsilonGraph(_GraphTransformer):
                 )
             X = _canonical_sparse_features(X)
         if self.metric == "precomputed":
-            _check_precomputed(X)
+            _check_nonnegative(X)
         if self.metric == "precomputed":
             # Distances are given: the radius search reads them directly.
             self.nn_ = None
@@ -495,9 +505,8 @@ class EpsilonGraph(_GraphTransformer):
         n_q, n_f = X.shape[0], self._fit_X.shape[0]
         r = float(self.radius)
         if self.metric == "precomputed":
-            rows, cols, d = _check_precomputed(X)
-            keep = d <= r
-            return directed_csr(rows[keep], cols[keep], d[keep], (n_q, n_f))
+            rows, cols, d = _check_precomputed(X, candidate=lambda d: d <= r)
+            return directed_csr(rows, cols, d, (n_q, n_f))
         if sp.issparse(X):
             X = _canonical_sparse_features(X)
         radius, ind, found = self._query_radius(X), [], 0
@@ -759,7 +768,11 @@ class HomogeneousGraph(_GraphTransformer):
     def _distances(self, X):
         """(rows, cols, d) of every candidate pair from ``X`` to the fitted points."""
         if self.metric == "precomputed":
-            return _check_precomputed(X)
+            # Only pairs that may be kept (in the band, or beyond w_max**2 / w_min), and
+            # zero distances (a query coinciding with a fitted point takes its label).
+            w_min, w_max = float(self.w_min), float(self.w_max)
+            return _check_precomputed(X, candidate=lambda d: (
+                (d >= w_min) & (d <= w_max)) | (d > w_max * w_max / w_min) | (d == 0))
         # The distances, their pair indices (two int64 arrays) and the
         # candidate selection: about six dense arrays of this shape.
         check_dense_memory((X.shape[0], self._fit_X.shape[0]), 6,

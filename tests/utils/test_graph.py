@@ -519,3 +519,28 @@ def test_networkx_weights_that_float_would_read_or_truncate_are_refused():
     assert from_networkx(G).nnz == 4
     with pytest.raises(ValueError, match="conversion must be one of"):
         from_networkx(G, conversion="foo")
+
+
+def test_a_dense_distance_matrix_is_checked_within_one_copy_of_it():
+    # max |D - D.T| was taken on two (n, n) temporaries: 3x the input at the peak.
+    import tracemalloc
+
+    from skdpgraph.graphs import EpsilonGraph
+
+    rng = np.random.default_rng(0)
+    D = rng.uniform(0.01, 1.0, size=(1500, 1500))
+    D = np.maximum(D, D.T)
+    np.fill_diagonal(D, 0.0)
+    for call in (check_graph, EpsilonGraph(radius=0.05, metric="precomputed").fit_transform):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            call(D[:50, :50])  # compiled loops loaded before: their memory is not the input's
+        tracemalloc.start()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                call(D)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 1.5 * D.nbytes, (call, peak / D.nbytes)
