@@ -52,9 +52,10 @@ from ..tree import (
     make_spanning_tree,
     release_private_tree,
 )
+from ..tree._registry import check_sampler_precision
 from ..tree._weight_release import clip_graph_weights
 from ..utils import (StageLogger, check_graph, check_int, check_random_state, check_real,
-                     weight_range)
+                     n_components, weight_range)
 from ..utils._config import check_work_memory
 from ..utils._docs import fill_doc
 from ..utils._graph import _stored_entries
@@ -263,6 +264,10 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
             if bounds is None:
                 bounds = data_weight_bounds(np.array([table_weight_max(graph, verbose)]),
                                             warn_leak=False)
+                # On the published bounds, not the exact private extremes (k = 1: the
+                # largest rate; counting the table's components again is a pass).
+                check_sampler_precision(mechanism, plan, sensitivity=sensitivity,
+                                        neighborhood=neighborhood, weight_bounds=bounds)
                 _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
                                          neighborhood=neighborhood, n_nodes=n_nodes,
                                          n_edges=n_edges, accounting=accounting, delta=delta,
@@ -285,6 +290,12 @@ def private_mst_clustering(graph, epsilon=1.0, *, sensitivity=1.0, neighborhood=
             warn_if_constant_weights(graph)
             if bounds is None:
                 bounds = data_weight_bounds(np.array(weight_range(graph)), warn_leak=False)
+                # On the published bounds, not the exact private extremes: whether it
+                # refuses is a function of what is published.
+                check_sampler_precision(
+                    mechanism, plan, sensitivity=sensitivity, neighborhood=neighborhood,
+                    weight_bounds=bounds,
+                    n_tree_edges=lambda: n_nodes - n_components(graph))
                 _warn_if_noise_dominates(tree_mechanism, epsilon, bounds, sensitivity=sensitivity,
                                          neighborhood=neighborhood, n_nodes=n_nodes,
                                          n_edges=n_edges, accounting=accounting, delta=delta,

@@ -468,6 +468,9 @@ class EpsilonGraph(_GraphTransformer):
         ).fit(X)
         self._fit_X = X
         self._fit_scale = _max_row_norm(X)
+        # The ball tree's bounds round relative to the data's extent about its centre.
+        self._fit_center = None if sp.issparse(X) else X.mean(axis=0)
+        self._fit_extent = None if sp.issparse(X) else _max_row_norm(X - self._fit_center)
         self._n_fit = X.shape[0]
         return X
 
@@ -487,12 +490,19 @@ class EpsilonGraph(_GraphTransformer):
         kind, _ = _canonical_metric(self.metric, self._p)
         d = X.shape[1]
         tol = 64.0 * (d + 2) * np.finfo(np.float64).eps
-        if kind == "euclid" and getattr(self.nn_, "_fit_method", "brute") != "brute":
-            # The trees compute distances from coordinate differences, exact to a
-            # relative tol: no dot-product trick, no error growing with the norms
-            # (points far from the origin would make every pair a candidate).
+        method = getattr(self.nn_, "_fit_method", "brute")
+        if kind == "euclid" and method == "kd_tree":
+            # The k-d tree bounds with coordinates and computes distances from their
+            # differences, exact to a relative tol: no error that grows with the norms
+            # (points far from the origin made every pair a candidate).
             return r * (1.0 + tol) * (1.0 + 1e-12)
-        scale = max(self._fit_scale, _max_row_norm(X))
+        if (kind == "euclid" and method == "ball_tree" and self._fit_center is not None
+                and not sp.issparse(X)):
+            # The ball tree's centroids and radii round relative to the data's extent
+            # about its centre, not to its distance from the origin.
+            scale = max(self._fit_extent, _max_row_norm(X - self._fit_center))
+        else:
+            scale = max(self._fit_scale, _max_row_norm(X))
         if kind == "euclid":
             return math.sqrt(r * r + tol * 2.0 * scale * scale) * (1.0 + 1e-12)
         if kind == "sq":

@@ -634,9 +634,27 @@ def exponential_mechanism_epsilon(rho):
     Returns
     -------
     epsilon : float
-        ``sqrt(8 rho)``.
+        ``sqrt(8 rho)``, rounded down: ``epsilon**2 / 8 <= rho`` exactly.
     """
-    return math.sqrt(8.0 * check_positive(rho, "rho"))
+    return sqrt_below(8 * Fraction(check_positive(rho, "rho")))
+
+
+def sqrt_below(q):
+    """The largest double ``x`` with ``x**2 <= q`` exactly (``q`` a Fraction >= 0): the
+    integer square root of ``q`` scaled by ``4**k`` is within ``2**-k`` of the root, which is
+    53 bits and more for any ``q`` the doubles can express, subnormal or past their largest
+    (where ``math.sqrt(8.0 * rho)`` overflows or loses its bits)."""
+    q = Fraction(q)
+    if q <= 0:
+        return 0.0
+    k = max(0, 1100 - (q.numerator.bit_length() - q.denominator.bit_length()) // 2)
+    root = Fraction(math.isqrt(q.numerator * 4**k // q.denominator), 2**k)
+    x = float(root) if root < Fraction(sys.float_info.max) else sys.float_info.max
+    while x > 0.0 and Fraction(x) ** 2 > q:
+        x = math.nextafter(x, 0.0)
+    while x < sys.float_info.max and Fraction(math.nextafter(x, math.inf)) ** 2 <= q:
+        x = math.nextafter(x, math.inf)
+    return x
 
 
 def gaussian_zcdp(l2_sensitivity, sigma):

@@ -30,7 +30,7 @@ from scipy.special import expit
 
 from ..utils import check_int, check_real
 from ..utils._docs import fill_doc
-from ._accounting import approx_dp_to_zcdp, zcdp_to_approx_dp
+from ._accounting import approx_dp_to_zcdp, sqrt_below, zcdp_to_approx_dp
 from ._noise import _contexts
 from ._validation import (
     check_delta,
@@ -214,10 +214,7 @@ def pamst_step_epsilon(n_steps, epsilon=None, rho=None):
     n_steps = max(check_int(n_steps, "n_steps", 0), 1)
     if epsilon is not None:
         return _below(epsilon, n_steps)  # n_steps of it never exceed epsilon
-    step = math.sqrt(8.0 * rho / n_steps)
-    while 0.0 < step < math.inf and n_steps * Fraction(step) ** 2 > 8 * Fraction(rho):
-        step = math.nextafter(step, 0.0)  # n_steps of step**2 / 8 within rho, exactly
-    return step
+    return sqrt_below(8 * Fraction(rho) / n_steps)  # n_steps of step**2 / 8 within rho
 
 
 def exponential_tree_scale(epsilon, sensitivity, neighborhood, n_tree_edges):

@@ -164,7 +164,7 @@ def exponential_tree(graph, epsilon=None, *, sensitivity, neighborhood="l1", del
     if w_max > w_min:
         # Not shifted by the lightest weight: its rounding would tie every log-weight to
         # one private value. Each one is -c w, rounded by at most 2**-20.
-        check_exact_log_spread(c, w_max, "exponential_tree")
+        check_exact_log_spread(c, max(w_max, -w_min), "exponential_tree")
         log_weights = -c * w
     else:  # every tree equally likely, whatever c
         log_weights = np.zeros(w.size)

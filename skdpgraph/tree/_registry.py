@@ -356,17 +356,10 @@ def check_tree_release(mechanism, plan, *, sensitivity, neighborhood, n_nodes, n
                 "(the minimum spanning tree is then released with certainty but for odds "
                 "below exp(-1e300)). Lower the tree's budget or raise the sensitivity. "
                 "Nothing was charged.")
-    if mechanism.exact_rate is not None and weight_bounds is not None and n_nodes >= 2 \
-            and n_edges:
-        # c is largest at k = 1; otherwise the exact k decides.
-        magnitude = max(abs(float(weight_bounds[0])), abs(float(weight_bounds[1])))
-        c = mechanism.exact_rate(1, sensitivity=sensitivity, neighborhood=neighborhood,
-                                 **budget)
-        if not c * magnitude <= EXACT_LOG_SPREAD and (tree_edges() or 1) > 1:
-            c = mechanism.exact_rate(tree_edges(), sensitivity=sensitivity,
-                                     neighborhood=neighborhood, **budget)
-        check_exact_log_spread(c, magnitude, "The tree release",
-                               " The weight bounds are public. Nothing was charged.")
+    if n_nodes >= 2 and n_edges:
+        check_sampler_precision(mechanism, plan, sensitivity=sensitivity,
+                                neighborhood=neighborhood, weight_bounds=weight_bounds,
+                                n_tree_edges=tree_edges, after=" Nothing was charged.")
     if mechanism.edge_noise is not None and n_edges:  # one public value, public draws
         mechanism.edge_noise(np.zeros(1), n_edges=n_edges, n_tree_edges=max(n_nodes - 1, 1),
                              sensitivity=sensitivity, neighborhood=neighborhood,
@@ -384,6 +377,41 @@ def check_tree_release(mechanism, plan, *, sensitivity, neighborhood, n_nodes, n
         if k:  # None: unknown, the release checks it
             check_weight_release(k, sensitivity=sensitivity, neighborhood=neighborhood,
                                  **budget)
+
+
+def check_sampler_precision(mechanism, plan, *, sensitivity, neighborhood, weight_bounds,
+                            n_tree_edges=None, after=""):
+    """Refuse a budget whose sampler's doubles would round its log-odds past ``2**-20``
+    (``mechanism.exact_rate`` times the largest public bound past ``2**32``).
+
+    Parameters
+    ----------
+    mechanism : TreeMechanism
+    plan : skdpgraph.privacy.BudgetPlan
+    sensitivity, neighborhood
+        As for :func:`check_tree_release`.
+    weight_bounds : (float, float) or None
+        The public bounds (None: nothing to check).
+    n_tree_edges : int, callable or None, default=None
+        ``|V| - components`` (public), or a function that counts it; None: the largest
+        rate, of one tree edge, decides.
+    after : str, default=""
+        Appended to the message (whether the budget was charged).
+    """
+    if mechanism.exact_rate is None or weight_bounds is None:
+        return
+    budget = {"rho": plan.tree_rho} if plan.tree_rho is not None else {
+        "epsilon": plan.tree_epsilon}
+    magnitude = max(abs(float(weight_bounds[0])), abs(float(weight_bounds[1])))
+    # c is largest at k = 1; otherwise the exact k decides.
+    c = mechanism.exact_rate(1, sensitivity=sensitivity, neighborhood=neighborhood, **budget)
+    if not c * magnitude <= EXACT_LOG_SPREAD and n_tree_edges is not None:
+        k = n_tree_edges() if callable(n_tree_edges) else n_tree_edges
+        if k is not None and k > 1:
+            c = mechanism.exact_rate(k, sensitivity=sensitivity, neighborhood=neighborhood,
+                                     **budget)
+    check_exact_log_spread(c, magnitude, "The tree release",
+                           " The weight bounds are public." + after)
 
 
 def release_private_tree(graph, mechanism, plan, *, sensitivity, neighborhood,

@@ -10,7 +10,7 @@ import numpy as np
 
 from ._config import data_dependent_warnings
 from ._sparse import edges_to_csr, graph_edges
-from ._validation import check_n_nodes, check_weight_values
+from ._validation import NOT_WEIGHTS, check_n_nodes, check_weight_values
 from ._weights import (
     SIMILARITY_CONVERSIONS,
     check_weight_kind,
@@ -23,11 +23,6 @@ from ._weights import (
 def _is_networkx_graph(X):
     nx = sys.modules.get("networkx")  # not imported: X cannot be one of its graphs
     return nx is not None and isinstance(X, nx.Graph)
-
-
-#: Values that ``float`` converts but that are no weights: text, complex numbers (their
-#: imaginary part would be dropped) and dates.
-_NOT_WEIGHTS = (str, bytes, np.complexfloating, np.datetime64, np.timedelta64)
 
 
 def from_networkx(G, weight="weight", nodelist=None, default=1.0, *, weight_kind=None,
@@ -123,7 +118,7 @@ def from_networkx(G, weight="weight", nodelist=None, default=1.0, *, weight_kind
             w[k] = default
         else:
             try:
-                if isinstance(d, _NOT_WEIGHTS):  # float() would read or truncate them
+                if isinstance(d, NOT_WEIGHTS):  # float() would read or truncate them
                     raise TypeError
                 w[k] = float(d)
             except (TypeError, ValueError):  # the edge and its value are not named

@@ -9,7 +9,13 @@ edge of weight 0).
 import numpy as np
 import scipy.sparse as sp
 
-from ._validation import check_int, check_node_count, check_weight_dtype, values_withheld
+from ._validation import (
+    NOT_WEIGHTS,
+    check_int,
+    check_node_count,
+    check_weight_dtype,
+    values_withheld,
+)
 
 _INT32_MAX = np.iinfo(np.int32).max
 
@@ -89,6 +95,9 @@ def edges_to_csr(u, v, w, n):
     w = np.asarray(w)
     if w.dtype.kind != "O":  # an object array of numbers converts below
         check_weight_dtype(w.dtype, "edges_to_csr: w")
+    elif any(isinstance(x, NOT_WEIGHTS) for x in w.flat):  # numpy would read them
+        raise TypeError("edges_to_csr: w holds text, complex numbers or dates; weights "
+                        "must be real numbers.")
     with values_withheld("edges_to_csr: w"):  # numpy's message would quote the entry
         w = w.astype(np.float64)
     n = check_int(n, "n", 0)
@@ -198,7 +207,9 @@ def graph_edges(graph):
         return (row[keep].astype(np.int64), G.indices[keep].astype(np.int64),
                 np.asarray(G.data[keep], dtype=np.float64))
     u, v = np.triu_indices(graph.shape[0], k=1)
-    return u.astype(np.int64), v.astype(np.int64), graph[u, v].astype(np.float64)
+    with values_withheld("graph"):  # numpy's message would quote the entry
+        w = graph[u, v].astype(np.float64)
+    return u.astype(np.int64), v.astype(np.int64), w
 
 
 def n_components(graph):

@@ -199,6 +199,11 @@ def check_n_nodes(n):
         )
 
 
+#: Values that ``float`` converts but that are no weights: text, complex numbers (their
+#: imaginary part would be dropped) and dates.
+NOT_WEIGHTS = (str, bytes, np.complexfloating, complex, np.datetime64, np.timedelta64)
+
+
 def check_weight_dtype(dtype, what):
     """Reject dtypes that cannot hold weights (strings, objects, complex, dates)."""
     if dtype.kind == "c":

@@ -730,3 +730,25 @@ def test_bounds_whose_log_odds_doubles_cannot_hold_are_refused_before_the_charge
         assert acc.spent_budget == []
         model.set_params(weight_bounds=(0, 2.0 ** 20)).fit(D)
     assert acc.spent_budget != []
+
+
+@pytest.mark.parametrize("mechanism", ["exponential", "input_perturbation"])
+def test_without_bounds_the_sampler_limit_reads_the_published_bounds_only(mechanism):
+    # Bounds from the data are published as (0, 2**ceil(log2 w_max)): whether the release
+    # is refused must not depend on the exact largest weight below that (5e9 and 6e9 both
+    # publish (0, 2**33)). It is refused after the charge (the bounds are read there).
+    epsilon = 3.0 if mechanism == "exponential" else 12.0  # c = 0.75 in both
+    outcomes = []
+    for w_max in (5e9, 6e9):
+        D = np.abs(np.subtract.outer(np.arange(5.0), np.arange(5.0)))
+        D[0, 4] = D[4, 0] = w_max
+        acc = BudgetAccountant()
+        model = PrivateMSTClustering(epsilon=epsilon, sensitivity=1.0, tree_mechanism=mechanism,
+                                     metric="precomputed", accountant=acc, random_state=0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(ValueError, match="passes 2\\*\\*32") as info:
+                model.fit(D)
+        assert acc.spent_budget != [] and "charged" in " ".join(info.value.__notes__)
+        outcomes.append(str(info.value))
+    assert outcomes[0] == outcomes[1]

@@ -601,3 +601,21 @@ def test_epsilon_graph_far_from_the_origin_is_the_graph_near_it(algorithm):
         assert np.array_equal(G.toarray() > 0, (D <= radius) & (D > 0)), offset
         nudged = np.nextafter(radius, 0)
         assert EpsilonGraph(radius=nudged, algorithm=algorithm).fit_transform(X).nnz < G.nnz
+
+
+def test_epsilon_graph_ball_tree_keeps_pairs_at_the_radius_between_clumps():
+    # Collinear clumps far apart: the ball tree's centroid bounds round relative to the
+    # data's extent, and a margin relative to the radius alone lost a pair at exactly the
+    # radius (an asymmetric graph in 41 of 300 such gaps).
+    rng = np.random.default_rng(2)
+    for _ in range(100):
+        gap = float(10 ** rng.uniform(-9, -5))
+        x = np.r_[rng.random(19) * 50, 1000.0, 1000.0 + gap, 2000.0 + gap - rng.random(19) * 50]
+        X = x[:, None]
+        r = float(EpsilonGraph(radius=1.0).fit_transform(X[19:21])[0, 1])  # its distance
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est = EpsilonGraph(radius=r, algorithm="ball_tree", leaf_size=5)
+            G = est.fit_transform(X)
+            assert (G != G.T).nnz == 0 and G[19, 20] == G[20, 19] == r
+            assert 19 in est.transform(X[[20]]).indices

@@ -288,3 +288,26 @@ def test_negative_counts_are_refused_by_name():
         pamst_step_epsilon(2.5, 1.0)
     # 0 steps (a graph without edges) is one step, as before
     assert pamst_step_epsilon(0, 1.0) == pamst_step_epsilon(1, 1.0) == 1.0
+
+
+def test_zcdp_budgets_turn_into_steps_within_rho_exactly_at_every_scale():
+    # sqrt(8 rho) rounded to nearest passed rho by one ulp in about 13 % of budgets; 8 rho
+    # overflowed past 2.2e307 (a Gumbel scale of 0: no noise); a subnormal rho hung.
+    from fractions import Fraction
+
+    from skdpgraph.privacy import (exponential_mechanism_epsilon, exponential_tree_scale,
+                                   pamst_step_epsilon)
+
+    rng = np.random.default_rng(7)
+    for rho in [5e-324, 1e-310, 3e307, 1.7976931348623157e308,
+                *(10 ** rng.uniform(-12, 6, size=300))]:
+        rho = float(rho)
+        eps = exponential_mechanism_epsilon(rho)
+        assert Fraction(eps) ** 2 <= 8 * Fraction(rho) < Fraction(math.nextafter(eps, math.inf)) ** 2
+        for k in (1, 3, 1000):
+            step = pamst_step_epsilon(k, rho=rho)
+            assert 0 < step < math.inf and k * Fraction(step) ** 2 <= 8 * Fraction(rho)
+    # the exponential mechanism's c from rho: (2 c mu)**2 / 8 was 9.7e-24 above rho here
+    rho, mu = 1.8092610363432121e-06, 285.5059421904599
+    c = exponential_tree_scale(exponential_mechanism_epsilon(rho), mu, "l1", 1)
+    assert (2 * Fraction(c) * Fraction(mu)) ** 2 / 8 <= Fraction(rho)

@@ -499,9 +499,10 @@ def test_edge_lists_refuse_weights_that_are_not_real_numbers_by_name():
     for w, error in ((["SECRET987"], TypeError), (np.array(["7"]), TypeError),
                      (np.array([2 + 3j]), ValueError),
                      (np.array(["2024-01-01"], dtype="datetime64[D]"), TypeError),
-                     (np.array(["SECRET987"], dtype=object), ValueError)):
+                     (np.array(["SECRET987"], dtype=object), TypeError),
+                     (np.array([np.datetime64("2020-01-01"), 1.0], dtype=object), TypeError)):
         with pytest.raises(error, match="edges_to_csr: w") as info:
-            edges_to_csr([0], [1], w, 2)
+            edges_to_csr(np.arange(len(w)), np.arange(1, len(w) + 1), w, len(w) + 1)
         assert "SECRET" not in str(info.value)
     G = edges_to_csr([0], [1], np.array([0.5], dtype=object), 2)  # numbers in objects
     assert G[0, 1] == 0.5
