@@ -977,6 +977,8 @@ def _above(bound, epsilon):
     exactly (``bound`` a double or a Fraction; ``inf`` past the largest double)."""
     if math.isinf(epsilon):  # a step of infinite budget: no noise
         return 0.0
+    if epsilon == 0.0:  # a step whose budget underflowed: no scale is enough
+        return math.inf
     bound = Fraction(bound)
     quotient = bound / Fraction(epsilon)
     b = float(quotient) if quotient <= Fraction(sys.float_info.max) else math.inf
