@@ -468,9 +468,12 @@ class EpsilonGraph(_GraphTransformer):
         ).fit(X)
         self._fit_X = X
         self._fit_scale = _max_row_norm(X)
-        # The ball tree's bounds round relative to the data's extent about its centre.
-        self._fit_center = None if sp.issparse(X) else X.mean(axis=0)
-        self._fit_extent = None if sp.issparse(X) else _max_row_norm(X - self._fit_center)
+        # The ball tree's bounds round relative to the data's extent about its centre
+        # (the only search that reads it: computed for it alone).
+        self._fit_center = self._fit_extent = None
+        if getattr(self.nn_, "_fit_method", None) == "ball_tree" and not sp.issparse(X):
+            self._fit_center = X.mean(axis=0)
+            self._fit_extent = _max_row_norm(X - self._fit_center)
         self._n_fit = X.shape[0]
         return X
 
